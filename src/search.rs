@@ -1,0 +1,383 @@
+//! Negamax alpha-beta over candidate pairs: iterative deepening, principal variation search,
+//! a transposition table, killer turns, and extensions where the side to move must block.
+
+use crate::board::{Board, Color};
+use crate::coord::Turn;
+use crate::eval::{WIN, WIN_BOUND, evaluate};
+use crate::pairs::{Pairs, Situation, any_legal_turn, generate};
+use crate::tt::{Bound, Table};
+use crate::tunables::{MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS};
+use std::time::{Duration, Instant};
+
+/// What to search and for how long.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_depth: u8,
+    /// No new iteration starts after this.
+    pub soft: Duration,
+    /// The search stops here, mid-iteration if need be.
+    pub hard: Duration,
+    /// Stop after this many nodes (for reproducible runs).
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    pub fn depth(max_depth: u8) -> Limits {
+        Limits {
+            max_depth,
+            soft: Duration::MAX,
+            hard: Duration::MAX,
+            nodes: None,
+        }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub best: Turn,
+    /// From the side to move's view; beyond `WIN_BOUND` a forced win (or loss).
+    pub score: i32,
+    /// Deepest iteration completed (0 when the move was forced without search).
+    pub depth: u8,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+pub struct Searcher {
+    tt: Table,
+    killers: [[Option<Turn>; 2]; MAX_PLY],
+    nodes: u64,
+    start: Instant,
+    limits: Limits,
+    stopped: bool,
+}
+
+/// How often (in nodes) the clock is read.
+const CLOCK_INTERVAL: u64 = 128;
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl Searcher {
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: Table::new(hash_mb),
+            killers: [[None; 2]; MAX_PLY],
+            nodes: 0,
+            start: Instant::now(),
+            limits: Limits::depth(1),
+            stopped: false,
+        }
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers = [[None; 2]; MAX_PLY];
+    }
+
+    /// Finds a turn for the side to move. Always returns a legal turn of a game not over.
+    pub fn search(&mut self, position: &Board, limits: Limits) -> Report {
+        self.start = Instant::now();
+        self.limits = limits;
+        self.nodes = 0;
+        self.stopped = false;
+        self.tt.new_search();
+        let mut board = position.clone();
+        let mut root = Pairs::new();
+        let situation = generate(&mut board, &mut root, ROOT_PAIRS);
+        let fallback = any_legal_turn(position).expect("search called on a finished game");
+        let mut report = Report {
+            best: root.first().map_or(fallback, |&(_, t)| t),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        match situation {
+            Situation::Win => report.score = WIN,
+            Situation::Lost => report.score = -WIN,
+            _ if root.len() == 1 => {}
+            _ => self.iterate(&mut board, &mut root, &mut report),
+        }
+        report.nodes = self.nodes;
+        report.elapsed = self.start.elapsed();
+        report
+    }
+
+    fn iterate(&mut self, board: &mut Board, root: &mut Pairs, report: &mut Report) {
+        let me = board.side_to_move();
+        for depth in 1..=self.limits.max_depth {
+            let mut alpha = -WIN - 1;
+            let beta = WIN + 1;
+            let mut best_index = None;
+            for i in 0..root.len() {
+                let turn = root[i].1;
+                play(board, &turn, me);
+                let score = if i == 0 {
+                    -self.negamax(board, depth as i32 - 1, 1, -beta, -alpha)
+                } else {
+                    let mut s = -self.negamax(board, depth as i32 - 1, 1, -alpha - 1, -alpha);
+                    if s > alpha && !self.stopped {
+                        s = -self.negamax(board, depth as i32 - 1, 1, -beta, -alpha);
+                    }
+                    s
+                };
+                undo(board, &turn);
+                if self.stopped {
+                    break;
+                }
+                root[i].0 = score;
+                if score > alpha {
+                    alpha = score;
+                    best_index = Some(i);
+                }
+            }
+            // A partial iteration still counts when its first (previous best) move was
+            // searched: anything that beat it is a real improvement.
+            if let Some(i) = best_index {
+                report.best = root[i].1;
+                report.score = alpha;
+                let best = root.remove(i);
+                root.insert(0, best);
+            }
+            if self.stopped {
+                break;
+            }
+            report.depth = depth;
+            log::debug!(
+                "depth {depth} score {} best {} nodes {} time {:?}",
+                report.score,
+                report.best,
+                self.nodes,
+                self.start.elapsed()
+            );
+            if report.score.abs() > WIN_BOUND || self.start.elapsed() >= self.limits.soft {
+                break;
+            }
+        }
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if self.nodes % CLOCK_INTERVAL == 0 {
+            if self.start.elapsed() >= self.limits.hard {
+                self.stopped = true;
+            }
+            if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn negamax(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        let me = board.side_to_move();
+        let opp = me.other();
+        if board.has_six(opp) {
+            return -(WIN - ply as i32);
+        }
+        if board.is_full() {
+            return 0;
+        }
+        if board.has_threat_window(me) {
+            return WIN - ply as i32;
+        }
+        let forced = board.has_threat_window(opp);
+        let mut depth = depth;
+        if depth <= 0 {
+            // At the horizon a position where the mover must block is not quiet: look one
+            // turn further while extensions last.
+            let extension_room = ply < self.limits.max_depth as usize + MAX_FORCED_EXTENSION;
+            if !forced || !extension_room || ply + 1 >= MAX_PLY {
+                return evaluate(board, me);
+            }
+            depth = 1;
+        }
+        let key = board.hash();
+        let mut tt_turn = None;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_turn = hit.turn;
+            if hit.depth as i32 >= depth {
+                let s = score_from_tt(hit.score, ply);
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let mut moves = Pairs::new();
+        match generate(board, &mut moves, MAX_PAIRS) {
+            Situation::Win => return WIN - ply as i32,
+            Situation::Lost => return -(WIN - ply as i32 - 1),
+            Situation::Forced | Situation::Quiet => {}
+        }
+        self.order(&mut moves, tt_turn, ply);
+
+        let original_alpha = alpha;
+        let mut best = -WIN - 1;
+        let mut best_turn = None;
+        for (i, &(_, turn)) in moves.iter().enumerate() {
+            play(board, &turn, me);
+            let score = if i == 0 {
+                -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let mut s = -self.negamax(board, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(board, depth - 1, ply + 1, -beta, -alpha);
+                }
+                s
+            };
+            undo(board, &turn);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_turn = Some(turn);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        self.remember_killer(turn, ply);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            depth.max(0) as u8,
+            score_to_tt(best, ply),
+            bound,
+            best_turn,
+        );
+        best
+    }
+
+    /// Table turn first, then this ply's killers, then the generator's order.
+    fn order(&self, moves: &mut Pairs, tt_turn: Option<Turn>, ply: usize) {
+        let mut front = 0;
+        let preferred = std::iter::once(tt_turn).chain(self.killers[ply].iter().copied());
+        for t in preferred.flatten() {
+            if let Some(i) = moves[front..].iter().position(|&(_, m)| m == t) {
+                moves[front..=front + i].rotate_right(1);
+                front += 1;
+            }
+        }
+    }
+
+    fn remember_killer(&mut self, turn: Turn, ply: usize) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(turn) {
+            k[1] = k[0];
+            k[0] = Some(turn);
+        }
+    }
+}
+
+fn play(board: &mut Board, turn: &Turn, color: Color) {
+    for c in turn.cells() {
+        board.place(c, color);
+    }
+}
+
+fn undo(board: &mut Board, turn: &Turn) {
+    for c in turn.cells() {
+        board.remove(c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    fn play_all(moves: &[&str]) -> Board {
+        let mut b = Board::new();
+        for m in moves {
+            b.play_turn(&Turn::parse(m).unwrap()).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn wins_in_one() {
+        let b = play_all(&["JJ", "AAAB", "JKJL", "ACAD", "JMJN", "SSSR"]);
+        let r = Searcher::new(1).search(&b, Limits::depth(3));
+        let mut after = b.clone();
+        after.play_turn(&r.best).unwrap();
+        assert_eq!(after.winner(), Some(Color::Black));
+        assert!(r.score > WIN_BOUND);
+    }
+
+    #[test]
+    fn blocks_an_open_four() {
+        let b = play_all(&["JJ", "DCEC", "JKJL", "FCGC"]);
+        let r = Searcher::new(1).search(&b, Limits::depth(2));
+        let mut after = b.clone();
+        after.play_turn(&r.best).unwrap();
+        assert!(!after.has_threat_window(Color::White));
+    }
+
+    #[test]
+    fn makes_a_winning_double_four() {
+        // Black has open threes in column J and row N; one turn making two open fours (four
+        // threats) wins, and depth 3 sees it through white's hopeless blocks.
+        let b = play_all(&["JJ", "AACB", "JKJL", "SSQR", "LNMN", "ASCR", "NNSA", "AQCQ"]);
+        let r = Searcher::new(4).search(&b, Limits::depth(3));
+        assert!(r.score > WIN_BOUND, "score {} best {}", r.score, r.best);
+        let mut after = b.clone();
+        after.play_turn(&r.best).unwrap();
+        assert!(crate::threats::threat_count(&after, Color::Black) >= 3);
+    }
+
+    #[test]
+    fn node_limit_and_determinism() {
+        let b = play_all(&["JJ", "KKKJ", "IIHH"]);
+        let limits = Limits {
+            nodes: Some(3000),
+            ..Limits::depth(20)
+        };
+        let a = Searcher::new(4).search(&b, limits);
+        let c = Searcher::new(4).search(&b, limits);
+        assert_eq!((a.best, a.score, a.nodes), (c.best, c.score, c.nodes));
+        assert!(b.check_turn(&a.best).is_ok());
+    }
+}

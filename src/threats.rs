@@ -1,0 +1,162 @@
+//! Connect6 threats. A colour has *t threats* when its opponent needs t stones to stop a six
+//! on the colour's next turn: the fewest cells that hit every threat window (a six-cell
+//! window holding at least four of the colour's stones and none of the opponent's).
+//! A turn places two stones, so three threats cannot be stopped.
+
+use crate::board::{Board, Color, windows_in};
+use crate::coord::Cell;
+use crate::geometry::{GEOMETRY, WINDOW};
+use arrayvec::ArrayVec;
+
+/// More threat windows than this and the defender is lost anyway (no two cells hit them all
+/// in any position the search meets); counting stops there.
+const MAX_TRACKED: usize = 48;
+
+/// The blocking answers to a colour's threats.
+#[derive(Default, Debug, Clone)]
+pub struct Blocks {
+    /// Fewest stones that stop every threat: 0, 1, 2, or 3 meaning "three or more".
+    pub needed: usize,
+    /// Cells that alone stop every threat (the second stone is then free).
+    pub singles: ArrayVec<Cell, WINDOW>,
+    /// Two-cell sets that stop every threat where neither cell alone does.
+    pub pairs: ArrayVec<(Cell, Cell), 36>,
+}
+
+fn empties(board: &Board, w: usize) -> impl Iterator<Item = Cell> + '_ {
+    GEOMETRY.window_cells[w]
+        .iter()
+        .copied()
+        .filter(|&c| board.is_empty(c))
+}
+
+fn contains(w: usize, c: Cell) -> bool {
+    GEOMETRY.window_cells[w].contains(&c)
+}
+
+/// The threat windows of `attacker`, up to `MAX_TRACKED` (`None` when there are more).
+fn threat_list(board: &Board, attacker: Color) -> Option<ArrayVec<usize, MAX_TRACKED>> {
+    let mut list = ArrayVec::new();
+    for w in windows_in(board.threat_windows(attacker)) {
+        list.try_push(w).ok()?;
+    }
+    Some(list)
+}
+
+/// How the defender can stop `attacker`'s threats.
+pub fn blocks(board: &Board, attacker: Color) -> Blocks {
+    let mut out = Blocks::default();
+    let Some(list) = threat_list(board, attacker) else {
+        out.needed = 3;
+        return out;
+    };
+    let Some(&first) = list.first() else {
+        return out;
+    };
+    // Every blocking set holds a cell of the first window; try each.
+    for x in empties(board, first) {
+        let rest: ArrayVec<usize, MAX_TRACKED> =
+            list.iter().copied().filter(|&w| !contains(w, x)).collect();
+        let Some(&r0) = rest.first() else {
+            out.singles.push(x);
+            continue;
+        };
+        for y in empties(board, r0) {
+            if rest.iter().all(|&w| contains(w, y)) {
+                let pair = (x.min(y), x.max(y));
+                if !out.pairs.contains(&pair) && !out.pairs.is_full() {
+                    out.pairs.push(pair);
+                }
+            }
+        }
+    }
+    // A pair whose one cell blocks alone is covered by that single.
+    let singles = out.singles.clone();
+    out.pairs
+        .retain(|(a, b)| !singles.contains(a) && !singles.contains(b));
+    out.needed = if !out.singles.is_empty() {
+        1
+    } else if !out.pairs.is_empty() {
+        2
+    } else {
+        3
+    };
+    out
+}
+
+/// Number of threats `attacker` has, capped at 3.
+pub fn threat_count(board: &Board, attacker: Color) -> usize {
+    if !board.has_threat_window(attacker) {
+        0
+    } else {
+        blocks(board, attacker).needed
+    }
+}
+
+/// A turn that completes a six for `color`, if it has one: the empty cells of a threat window.
+pub fn winning_cells(board: &Board, color: Color) -> Option<ArrayVec<Cell, 2>> {
+    let w = windows_in(board.threat_windows(color)).next()?;
+    Some(empties(board, w).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coord::parse_cell;
+
+    fn board(black: &[&str], white: &[&str]) -> Board {
+        let mut b = Board::new();
+        for s in black {
+            b.place(parse_cell(s).unwrap(), Color::Black);
+        }
+        for s in white {
+            b.place(parse_cell(s).unwrap(), Color::White);
+        }
+        b
+    }
+
+    #[test]
+    fn open_four_is_two_threats() {
+        let b = board(&["FJ", "GJ", "HJ", "IJ"], &[]);
+        let blocks = blocks(&b, Color::Black);
+        assert_eq!(blocks.needed, 2);
+        assert!(
+            blocks
+                .pairs
+                .contains(&(parse_cell("EJ").unwrap(), parse_cell("JJ").unwrap()))
+        );
+    }
+
+    #[test]
+    fn gapped_four_is_one_threat() {
+        let b = board(&["FJ", "GJ", "IJ", "JJ"], &[]);
+        let blocks = blocks(&b, Color::Black);
+        assert_eq!(blocks.needed, 1);
+        assert_eq!(blocks.singles.as_slice(), &[parse_cell("HJ").unwrap()]);
+    }
+
+    #[test]
+    fn two_fours_in_two_lines_make_three_threats() {
+        // An open four across and a blocked four down: 2 + 1 threats.
+        let b = board(&["FJ", "GJ", "HJ", "IJ", "CC", "CD", "CE", "CF"], &["CG"]);
+        assert_eq!(threat_count(&b, Color::Black), 3);
+    }
+
+    #[test]
+    fn blocked_four_is_no_threat() {
+        let b = board(&["AA", "BA", "CA", "DA"], &["EA"]);
+        assert_eq!(threat_count(&b, Color::Black), 0);
+        assert!(winning_cells(&b, Color::Black).is_none());
+    }
+
+    #[test]
+    fn five_can_be_completed() {
+        let b = board(&["JA", "JB", "JC", "JD", "JE"], &["JF"]);
+        // The open end is the top edge... the only window left is JA..JF: blocked. None.
+        assert!(winning_cells(&b, Color::Black).is_none());
+        let b = board(&["JB", "JC", "JD", "JE", "JF"], &["JG"]);
+        let cells = winning_cells(&b, Color::Black).unwrap();
+        assert_eq!(cells.as_slice(), &[parse_cell("JA").unwrap()]);
+        assert_eq!(threat_count(&b, Color::Black), 1);
+    }
+}

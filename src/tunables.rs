@@ -1,0 +1,33 @@
+//! Every search and evaluation knob in one place. Values come from self-play (`match`) and
+//! `bench`; change them only with a measurement.
+
+use crate::patterns::PATTERN_COUNT;
+
+/// Worth of a stone's line pattern to the evaluation, per (stone, direction): a pattern of n
+/// stones is seen by each of its n stones, so these are per-stone shares. Order follows
+/// `Pattern`: none, dead2, live2, dead3, live3, dead4, live4, dead5, live5, six.
+/// The side to move gets `TO_MOVE_PATTERN`, its opponent `WAITING_PATTERN`: two stones to
+/// come turn a live three into a win-threatening shape, so the mover's shapes weigh more.
+pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = [0, 4, 14, 10, 60, 40, 120, 50, 120, 0];
+pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = [0, 3, 10, 8, 40, 30, 80, 35, 80, 0];
+
+/// Cell ordering for move generation: what a stone here makes for its owner (attack) and
+/// what it takes from the opponent (defence), by the pattern made along each line.
+pub const ATTACK: [i32; PATTERN_COUNT] = [0, 6, 30, 20, 120, 150, 400, 160, 420, 100_000];
+pub const DEFENCE: [i32; PATTERN_COUNT] = [0, 4, 20, 14, 90, 60, 160, 70, 180, 50_000];
+
+/// Candidate first stones taken from the cell ranking in a quiet position.
+pub const FIRST_STONES: usize = 12;
+/// Candidate second stones paired with each first stone.
+pub const SECOND_STONES: usize = 16;
+/// Pairs searched at a node after ordering (the rest are pruned).
+pub const MAX_PAIRS: usize = 40;
+/// Pairs tried at the root, where a wider look is affordable.
+pub const ROOT_PAIRS: usize = 60;
+/// Free second stones offered with a one-stone block.
+pub const FREE_STONES_WITH_BLOCK: usize = 10;
+
+/// Deepest ply the search stack holds (iterative deepening + threat extensions).
+pub const MAX_PLY: usize = 64;
+/// Extra plies granted when the side to move must answer threats at the horizon.
+pub const MAX_FORCED_EXTENSION: usize = 4;
