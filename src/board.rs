@@ -449,7 +449,7 @@ impl Board {
             c.set(c.get().wrapping_add(1));
             c.get()
         });
-        if n % 64 != 0 {
+        if !n.is_multiple_of(64) {
             return;
         }
         let fresh = self.recount();

@@ -124,7 +124,7 @@ pub fn parse_cell(text: &str) -> Result<Cell, CoordError> {
 
 /// Parses any number of stones written together (`JJKKLL`), as the `black`/`white` commands take.
 pub fn parse_cells(text: &str) -> Result<Vec<Cell>, CoordError> {
-    if text.is_empty() || text.chars().count() % 2 != 0 {
+    if text.is_empty() || !text.chars().count().is_multiple_of(2) {
         return Err(CoordError::Length(text.to_string()));
     }
     let chars: Vec<char> = text.chars().collect();
@@ -179,7 +179,7 @@ impl Turn {
             let head: String = text.chars().take(2).collect();
             return Ok(Turn::one(parse_cell(&head)?));
         }
-        if count > 4 && count % 2 == 0 {
+        if count > 4 && count.is_multiple_of(2) {
             return Err(CoordError::TooMany(count / 2));
         }
         let cells = parse_cells(text)?;

@@ -1,1 +1,167 @@
-fn main() {}
+//! `connect6`: the engine on stdin/stdout, or `connect6 match ...` / `connect6 bench ...`.
+
+use connect6::player::{DEFAULT_MAX_DEPTH, Engine};
+use connect6::session::{Session, serve};
+use std::fmt;
+use std::process::ExitCode;
+use std::time::Duration;
+
+const USAGE: &str = "\
+usage: connect6 [options]            play on stdin/stdout (the referee protocol, see protocol.md)
+       connect6 match [options] A B  referee engine commands A and B against each other
+       connect6 bench [options]      search fixed positions and print speed and a signature
+engine options:
+  --name NAME         name sent to the referee (1-12 ASCII letters/digits; default Connect6)
+  --move-time SECS    per-move cap, start-up included (default 5)
+  --game-time SECS    budget for a whole game, spread over its moves (default none)
+  --depth N           search at most N turns deep (default: as deep as time allows)
+  --hash MB           transposition table size (default 64)
+  --short-first       send black's first stone as 'move JJ' instead of 'move JJ@@'
+logging: RUST_LOG=info (or debug) prints diagnostics on stderr";
+
+#[derive(Debug)]
+enum ArgError {
+    Unknown(String),
+    Missing(&'static str),
+    Bad {
+        option: &'static str,
+        value: String,
+        why: &'static str,
+    },
+}
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgError::Unknown(a) => write!(f, "unknown argument '{a}'"),
+            ArgError::Missing(o) => write!(f, "{o} needs a value"),
+            ArgError::Bad { option, value, why } => write!(f, "{option} '{value}': {why}"),
+        }
+    }
+}
+
+struct Options {
+    name: String,
+    move_time: Duration,
+    game_time: Option<Duration>,
+    depth: u8,
+    hash_mb: usize,
+    short_first: bool,
+}
+
+fn seconds(option: &'static str, value: &str) -> Result<Duration, ArgError> {
+    match value.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e6 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(ArgError::Bad {
+            option,
+            value: value.into(),
+            why: "expected positive seconds",
+        }),
+    }
+}
+
+fn parse_options(args: &[String]) -> Result<Options, ArgError> {
+    let mut o = Options {
+        name: "Connect6".into(),
+        move_time: Duration::from_secs(5),
+        game_time: None,
+        depth: DEFAULT_MAX_DEPTH,
+        hash_mb: 64,
+        short_first: false,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |option: &'static str| {
+            it.next()
+                .map(String::as_str)
+                .ok_or(ArgError::Missing(option))
+        };
+        match arg.as_str() {
+            "--name" => {
+                let v = value("--name")?;
+                if v.is_empty() || v.len() > 12 || !v.chars().all(|c| c.is_ascii_alphanumeric()) {
+                    return Err(ArgError::Bad {
+                        option: "--name",
+                        value: v.into(),
+                        why: "1-12 ASCII letters or digits",
+                    });
+                }
+                o.name = v.into();
+            }
+            "--move-time" => o.move_time = seconds("--move-time", value("--move-time")?)?,
+            "--game-time" => o.game_time = Some(seconds("--game-time", value("--game-time")?)?),
+            "--depth" => {
+                let v = value("--depth")?;
+                o.depth = match v.parse::<u8>() {
+                    Ok(d) if (1..=60).contains(&d) => d,
+                    _ => {
+                        return Err(ArgError::Bad {
+                            option: "--depth",
+                            value: v.into(),
+                            why: "expected 1..=60",
+                        });
+                    }
+                };
+            }
+            "--hash" => {
+                let v = value("--hash")?;
+                o.hash_mb = match v.parse::<usize>() {
+                    Ok(m) if (1..=16384).contains(&m) => m,
+                    _ => {
+                        return Err(ArgError::Bad {
+                            option: "--hash",
+                            value: v.into(),
+                            why: "expected 1..=16384 MB",
+                        });
+                    }
+                };
+            }
+            "--short-first" => o.short_first = true,
+            other => return Err(ArgError::Unknown(other.into())),
+        }
+    }
+    Ok(o)
+}
+
+fn play(args: &[String]) -> ExitCode {
+    let options = match parse_options(args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("connect6: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    connect6::warm_up();
+    let engine = Engine::new(
+        options.hash_mb,
+        options.move_time,
+        options.game_time,
+        options.depth,
+    );
+    let mut session = Session::new(engine, &options.name, !options.short_first);
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    match serve(&mut session, stdin.lock(), stdout.lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // A closed stdout means the referee is gone: nothing more to do.
+            log::warn!("i/o error: {e}");
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some("bench") => connect6::bench::main(&args[1..]),
+        _ => play(&args),
+    }
+}

@@ -50,6 +50,8 @@ pub struct Searcher {
     nodes: u64,
     start: Instant,
     limits: Limits,
+    /// Depth of the iteration under way: forced extensions are counted from it.
+    iteration: u8,
     stopped: bool,
 }
 
@@ -84,6 +86,7 @@ impl Searcher {
             nodes: 0,
             start: Instant::now(),
             limits: Limits::depth(1),
+            iteration: 0,
             stopped: false,
         }
     }
@@ -126,6 +129,7 @@ impl Searcher {
     fn iterate(&mut self, board: &mut Board, root: &mut Pairs, report: &mut Report) {
         let me = board.side_to_move();
         for depth in 1..=self.limits.max_depth {
+            self.iteration = depth;
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
             let mut best_index = None;
@@ -177,7 +181,7 @@ impl Searcher {
     }
 
     fn out_of_time(&mut self) -> bool {
-        if self.nodes % CLOCK_INTERVAL == 0 {
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
             if self.start.elapsed() >= self.limits.hard {
                 self.stopped = true;
             }
@@ -216,7 +220,7 @@ impl Searcher {
         if depth <= 0 {
             // At the horizon a position where the mover must block is not quiet: look one
             // turn further while extensions last.
-            let extension_room = ply < self.limits.max_depth as usize + MAX_FORCED_EXTENSION;
+            let extension_room = ply < self.iteration as usize + MAX_FORCED_EXTENSION;
             if !forced || !extension_room || ply + 1 >= MAX_PLY {
                 return evaluate(board, me);
             }

@@ -1,0 +1,178 @@
+//! `connect6 bench`: fixed positions searched to a fixed depth. Prints nodes, speed and a
+//! signature of the node counts, so a change's effect on search and speed shows at once.
+
+use crate::board::{Board, Color};
+use crate::coord::{Cell, Turn};
+use crate::search::{Limits, Searcher};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Positions as protocol turns from the start. The middle-game ones are openings of real
+/// games from a 2025 competition (see `shared/records`).
+pub const POSITIONS: [&str; 4] = [
+    "JJ KJKK",
+    "JJ IJKJ JKJI JLJH IIKK HHLK LLNN MMGI",
+    "JJ HJHI IKHL GMHK KIKK LHHH HGKJ KHJI KLJL",
+    "JJ JIIJ IKKK GLHK KHFM KILL IIHJ",
+];
+
+pub const DEFAULT_DEPTH: u8 = 4;
+
+pub fn position(turns: &str) -> Result<Board, String> {
+    let mut b = Board::new();
+    for t in turns.split_whitespace() {
+        let turn = Turn::parse(t).map_err(|e| format!("{t}: {e}"))?;
+        b.play_turn(&turn).map_err(|e| format!("{t}: {e}"))?;
+    }
+    Ok(b)
+}
+
+pub struct BenchResult {
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// FNV-1a over each position's node count, best turn and score.
+    pub signature: u64,
+    pub lines: Vec<String>,
+}
+
+fn fnv(hash: &mut u64, value: u64) {
+    for byte in value.to_le_bytes() {
+        *hash ^= byte as u64;
+        *hash = hash.wrapping_mul(0x100_0000_01b3);
+    }
+}
+
+/// Searches every bench position to `depth` with a fresh table each.
+pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
+    let mut out = BenchResult {
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        signature: 0xcbf2_9ce4_8422_2325,
+        lines: vec![],
+    };
+    for (i, turns) in POSITIONS.iter().enumerate() {
+        let board = position(turns).expect("bench positions are legal");
+        let mut searcher = Searcher::new(hash_mb);
+        let r = searcher.search(&board, Limits::depth(depth));
+        out.nodes += r.nodes;
+        out.elapsed += r.elapsed;
+        fnv(&mut out.signature, r.nodes);
+        fnv(&mut out.signature, r.best.first.index() as u64);
+        fnv(
+            &mut out.signature,
+            r.best.second.map_or(999, |c| c.index() as u64),
+        );
+        fnv(&mut out.signature, r.score as u64);
+        out.lines.push(format!(
+            "position {}: depth {} best {} score {} nodes {} time {:.3}s nps {:.0}",
+            i + 1,
+            r.depth,
+            r.best,
+            r.score,
+            r.nodes,
+            r.elapsed.as_secs_f64(),
+            r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)
+        ));
+    }
+    out
+}
+
+/// Stones placed and removed per second on a middle-game board, with every incremental
+/// structure (windows, threats, patterns, neighbourhood) kept up to date.
+pub fn place_remove_rate(duration: Duration) -> f64 {
+    let mut board = position(POSITIONS[1]).expect("legal");
+    let empties: Vec<Cell> = Cell::all()
+        .filter(|&c| board.is_empty(c) && board.nearby(c) > 0)
+        .collect();
+    let start = Instant::now();
+    let mut count = 0u64;
+    while start.elapsed() < duration {
+        for &c in &empties {
+            board.place(c, Color::Black);
+            board.remove(c);
+        }
+        count += empties.len() as u64;
+    }
+    count as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Deepest completed iteration within `time` from a middle-game position.
+pub fn depth_in(time: Duration) -> (u8, u64) {
+    let board = position(POSITIONS[2]).expect("legal");
+    let mut searcher = Searcher::new(64);
+    let r = searcher.search(
+        &board,
+        Limits {
+            max_depth: 60,
+            soft: time,
+            hard: time,
+            nodes: None,
+        },
+    );
+    (r.depth, r.nodes)
+}
+
+pub fn main(args: &[String]) -> ExitCode {
+    let mut depth = DEFAULT_DEPTH;
+    let mut timed = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--depth" => match it
+                .next()
+                .and_then(|v| v.parse::<u8>().ok())
+                .filter(|d| (1..=20).contains(d))
+            {
+                Some(d) => depth = d,
+                None => {
+                    eprintln!("connect6 bench: --depth needs a number 1..=20");
+                    return ExitCode::from(2);
+                }
+            },
+            "--timed" => timed = true,
+            other => {
+                eprintln!(
+                    "connect6 bench: unknown argument '{other}' (options: --depth N, --timed)"
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
+    crate::warm_up();
+    let r = run(depth, 16);
+    for line in &r.lines {
+        println!("{line}");
+    }
+    println!(
+        "total: nodes {} time {:.3}s nps {:.0} signature {:016x}",
+        r.nodes,
+        r.elapsed.as_secs_f64(),
+        r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9),
+        r.signature
+    );
+    println!(
+        "place+remove: {:.0} stones/s",
+        place_remove_rate(Duration::from_millis(500))
+    );
+    if timed {
+        for secs in [1, 5] {
+            let (d, n) = depth_in(Duration::from_secs(secs));
+            println!("depth in {secs}s from position 3: {d} ({n} nodes)");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_is_stable() {
+        let a = run(2, 1);
+        let b = run(2, 1);
+        assert_eq!(a.signature, b.signature);
+        assert_eq!(a.nodes, b.nodes);
+        assert!(a.nodes > POSITIONS.len() as u64);
+    }
+}

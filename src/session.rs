@@ -1,0 +1,380 @@
+//! One engine process's conversation with a referee: the game state the protocol commands act
+//! on, and the line loop around it. It sees the search only through `Player`.
+
+use crate::board::{Board, Color, RuleError};
+use crate::coord::{Cell, Turn};
+use crate::pairs::any_legal_turn;
+use crate::protocol::{Command, HELP, MAX_LINE, ParseError};
+use std::fmt;
+use std::io::{self, BufRead, Write};
+
+/// Whatever chooses our moves.
+pub trait Player {
+    /// A new game starts: forget the last one.
+    fn new_game(&mut self);
+    /// A turn for the side to move of a game that is not over.
+    fn choose(&mut self, board: &Board) -> Turn;
+    fn set_depth(&mut self, depth: u8);
+    fn set_move_time(&mut self, seconds: f64);
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SessionError {
+    /// A `move`, `next` or bare colour arrived with no game to apply it to.
+    NoGame(&'static str),
+    /// The opponent's `move` arrived while it is our turn.
+    NotOpponentsTurn,
+    /// A bare `black`/`white` line that does not follow a lone `new`.
+    UnexpectedColour,
+    Rule(RuleError),
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::NoGame(what) => write!(
+                f,
+                "no game in progress for '{what}' (send 'new black' or 'new white')"
+            ),
+            SessionError::NotOpponentsTurn => {
+                write!(f, "it is our turn, not the opponent's: move ignored")
+            }
+            SessionError::UnexpectedColour => write!(f, "a colour line must follow a lone 'new'"),
+            SessionError::Rule(e) => write!(f, "illegal: {e}"),
+        }
+    }
+}
+
+impl From<RuleError> for SessionError {
+    fn from(e: RuleError) -> Self {
+        SessionError::Rule(e)
+    }
+}
+
+/// Everything a line can go wrong with, reported in one place.
+#[derive(Debug)]
+pub enum LineError {
+    TooLong(usize),
+    NotText,
+    Parse(ParseError),
+    Session(SessionError),
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineError::TooLong(n) => {
+                write!(f, "line of {n}+ bytes ignored (the limit is {MAX_LINE})")
+            }
+            LineError::NotText => write!(f, "line is not UTF-8 text: ignored"),
+            LineError::Parse(e) => write!(f, "{e}"),
+            LineError::Session(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// What handling a command produced.
+#[derive(Debug, PartialEq)]
+pub enum Outcome {
+    Silent,
+    Reply(String),
+    Quit,
+}
+
+pub struct Session<P: Player> {
+    player: P,
+    name: String,
+    /// Write black's single first stone as `XY@@` (the platform's form) rather than `XY`.
+    long_first_move: bool,
+    board: Board,
+    /// Our colour while a game is on.
+    me: Option<Color>,
+    /// A lone `new` came; the colour comes next.
+    awaiting_colour: bool,
+}
+
+impl<P: Player> Session<P> {
+    pub fn new(player: P, name: &str, long_first_move: bool) -> Self {
+        Session {
+            player,
+            name: name.to_string(),
+            long_first_move,
+            board: Board::new(),
+            me: None,
+            awaiting_colour: false,
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Applies one command; on error nothing has changed.
+    pub fn handle(&mut self, command: Command) -> Result<Outcome, SessionError> {
+        use Outcome::*;
+        Ok(match command {
+            Command::Name => Reply(format!("name {}", self.name)),
+            Command::New(Some(colour)) => self.start(colour),
+            Command::New(None) => {
+                self.board = Board::new();
+                self.me = None;
+                self.awaiting_colour = true;
+                Silent
+            }
+            Command::Colour(colour) => {
+                if !self.awaiting_colour {
+                    return Err(SessionError::UnexpectedColour);
+                }
+                self.start(colour)
+            }
+            Command::Move(turn) => return self.opponent_moved(turn),
+            Command::End => {
+                log::info!("game over ({} stones)", self.board.stone_total());
+                self.me = None;
+                self.awaiting_colour = false;
+                Silent
+            }
+            Command::RefereeError => {
+                log::warn!("the referee rejected our last move");
+                Silent
+            }
+            Command::Quit => Quit,
+            Command::Place(colour, cells) => {
+                self.place(colour, &cells)?;
+                Silent
+            }
+            Command::Next => {
+                if self.board.is_over() {
+                    return Err(RuleError::GameOver.into());
+                }
+                self.awaiting_colour = false;
+                self.me = Some(self.board.side_to_move());
+                self.reply()
+            }
+            Command::Board => {
+                eprint!("{}", self.board.render());
+                Silent
+            }
+            Command::Help => {
+                eprintln!("{HELP}");
+                Silent
+            }
+            Command::Depth(d) => {
+                self.player.set_depth(d);
+                Silent
+            }
+            Command::Time(t) => {
+                self.player.set_move_time(t);
+                Silent
+            }
+        })
+    }
+
+    fn start(&mut self, colour: Color) -> Outcome {
+        self.board = Board::new();
+        self.player.new_game();
+        self.me = Some(colour);
+        self.awaiting_colour = false;
+        log::info!("new game, we play {colour}");
+        if colour == Color::Black {
+            self.reply()
+        } else {
+            Outcome::Silent
+        }
+    }
+
+    fn opponent_moved(&mut self, turn: Turn) -> Result<Outcome, SessionError> {
+        let me = self.me.ok_or(SessionError::NoGame("move"))?;
+        if self.board.is_over() {
+            return Err(RuleError::GameOver.into());
+        }
+        if self.board.side_to_move() == me {
+            return Err(SessionError::NotOpponentsTurn);
+        }
+        self.board.play_turn(&turn)?;
+        if self.board.is_over() {
+            // The game ended on the opponent's stones: any reply would be read as a move of
+            // the next game.
+            log::info!("the opponent's move ends the game");
+            return Ok(Outcome::Silent);
+        }
+        Ok(self.reply())
+    }
+
+    fn place(&mut self, colour: Color, cells: &[Cell]) -> Result<(), SessionError> {
+        if self.board.is_over() {
+            return Err(RuleError::GameOver.into());
+        }
+        if let Some(&c) = cells.iter().find(|&&c| !self.board.is_empty(c)) {
+            return Err(RuleError::Occupied(c).into());
+        }
+        for &c in cells {
+            self.board.place(c, colour);
+        }
+        Ok(())
+    }
+
+    /// Thinks, plays and spells our turn. Never emits an illegal one.
+    fn reply(&mut self) -> Outcome {
+        let mut turn = self.player.choose(&self.board);
+        if let Err(e) = self.board.check_turn(&turn) {
+            log::error!("search proposed an illegal turn {turn} ({e}); playing a legal one");
+            turn = any_legal_turn(&self.board).expect("a game not over has an empty cell");
+        }
+        self.board.play_turn(&turn).expect("checked just above");
+        if let Some(w) = self.board.winner() {
+            log::info!("{w} wins with {turn}");
+        }
+        Outcome::Reply(format!("move {}", turn.to_protocol(self.long_first_move)))
+    }
+}
+
+/// Reads one line of at most `MAX_LINE` bytes (line end excluded) into `buf`; longer lines
+/// are consumed to their end and reported. `Ok(None)` at end of input.
+fn read_line(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+) -> io::Result<Option<Result<(), LineError>>> {
+    buf.clear();
+    let mut total = 0usize;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((total > 0).then(|| check_length(total)));
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = (MAX_LINE + 2).saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..take.min(room)]);
+        total += take;
+        input.consume(take);
+        if done {
+            return Ok(Some(check_length(total)));
+        }
+    }
+}
+
+fn check_length(total: usize) -> Result<(), LineError> {
+    // Allow for "\r\n" on top of the limit.
+    if total > MAX_LINE + 2 {
+        Err(LineError::TooLong(MAX_LINE + 1))
+    } else {
+        Ok(())
+    }
+}
+
+fn decode(bytes: &[u8]) -> Result<&str, LineError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| LineError::NotText)?;
+    let text = text.trim_end_matches(['\n', '\r']);
+    if text.len() > MAX_LINE {
+        return Err(LineError::TooLong(text.len()));
+    }
+    Ok(text)
+}
+
+/// Serves protocol lines from `input` until `quit` or end of input. Replies go to `output`,
+/// flushed at once; every bad line gets one error line on stderr and changes nothing.
+pub fn serve<P: Player>(
+    session: &mut Session<P>,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(MAX_LINE + 2);
+    while let Some(read) = read_line(&mut input, &mut buf)? {
+        let result = read.and_then(|()| {
+            let text = decode(&buf)?;
+            if text.trim().is_empty() {
+                return Ok(Outcome::Silent);
+            }
+            let command: Command = text.parse().map_err(LineError::Parse)?;
+            session.handle(command).map_err(LineError::Session)
+        });
+        match result {
+            Ok(Outcome::Silent) => {}
+            Ok(Outcome::Reply(line)) => {
+                writeln!(output, "{line}")?;
+                output.flush()?;
+            }
+            Ok(Outcome::Quit) => break,
+            Err(e) => log::error!("{e}"),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays the first two empty cells near the centre: enough to test the conversation.
+    struct Scripted;
+    impl Player for Scripted {
+        fn new_game(&mut self) {}
+        fn choose(&mut self, board: &Board) -> Turn {
+            any_legal_turn(board).unwrap()
+        }
+        fn set_depth(&mut self, _: u8) {}
+        fn set_move_time(&mut self, _: f64) {}
+    }
+
+    fn run(input: &[u8]) -> String {
+        let mut s = Session::new(Scripted, "Test", true);
+        let mut out = Vec::new();
+        serve(&mut s, input, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn handshake_and_first_move() {
+        assert_eq!(run(b"name?\nnew black\n"), "name Test\nmove AA@@\n");
+        assert_eq!(run(b"new\r\nblack\r\n"), "move AA@@\n");
+    }
+
+    #[test]
+    fn white_answers_each_move_form() {
+        assert_eq!(run(b"new white\nmove JJ@@\n"), "move AABA\n");
+        assert_eq!(run(b"new white\nmove JJ\n"), "move AABA\n");
+    }
+
+    #[test]
+    fn bad_lines_change_nothing() {
+        let long = format!("move {}\n", "J".repeat(400));
+        let input = [
+            b"new white\n".as_slice(),
+            b"\xff\xfe garbage\n",
+            long.as_bytes(),
+            b"move JJKK\n", // black's first turn has one stone
+            b"move ZZ\n",
+            b"black\n", // colour without 'new'
+            b"move JJ\n",
+        ]
+        .concat();
+        assert_eq!(run(&input), "move AABA\n");
+    }
+
+    #[test]
+    fn no_reply_after_a_winning_move() {
+        let mut s = Session::new(Scripted, "Test", true);
+        for line in ["new white", "black JAJBJCJDJE"] {
+            s.handle(line.parse().unwrap()).unwrap();
+        }
+        // White (us) to move? Black has 5 stones, white 0: it is white's turn, so black's
+        // `move` is out of turn.
+        assert_eq!(
+            s.handle("move JFKK".parse().unwrap()),
+            Err(SessionError::NotOpponentsTurn)
+        );
+        s.handle("white SSAS".parse().unwrap()).unwrap();
+        s.handle("white QQAQ".parse().unwrap()).unwrap();
+        s.handle("white SOAO".parse().unwrap()).unwrap();
+        assert_eq!(s.handle("move JFKK".parse().unwrap()), Ok(Outcome::Silent));
+        assert_eq!(s.board().winner(), Some(Color::Black));
+    }
+
+    #[test]
+    fn quit_stops_reading() {
+        assert_eq!(run(b"quit\nname?\n"), "");
+    }
+}
