@@ -1,5 +1,6 @@
 //! Connect6 engine: rules, patterns, threats, search, and the referee protocol.
 
+pub mod baselines;
 pub mod bench;
 pub mod board;
 pub mod coord;

@@ -1,7 +1,8 @@
 //! `connect6`: the engine on stdin/stdout, or `connect6 match ...` / `connect6 bench ...`.
 
+use connect6::baselines::{GreedyPlayer, RandomPlayer};
 use connect6::player::{DEFAULT_MAX_DEPTH, Engine};
-use connect6::session::{Session, serve};
+use connect6::session::{Player, Session, serve};
 use std::fmt;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -17,6 +18,8 @@ engine options:
   --depth N           search at most N turns deep (default: as deep as time allows)
   --hash MB           transposition table size (default 64)
   --short-first       send black's first stone as 'move JJ' instead of 'move JJ@@'
+  --player KIND       engine (default), or a weak reference player: random, greedy
+  --seed N            seed of the random player (default 1)
 logging: RUST_LOG=info (or debug) prints diagnostics on stderr";
 
 #[derive(Debug)]
@@ -47,6 +50,15 @@ struct Options {
     depth: u8,
     hash_mb: usize,
     short_first: bool,
+    player: PlayerKind,
+    seed: u64,
+}
+
+#[derive(Clone, Copy)]
+enum PlayerKind {
+    Engine,
+    Random,
+    Greedy,
 }
 
 fn seconds(option: &'static str, value: &str) -> Result<Duration, ArgError> {
@@ -68,6 +80,8 @@ fn parse_options(args: &[String]) -> Result<Options, ArgError> {
         depth: DEFAULT_MAX_DEPTH,
         hash_mb: 64,
         short_first: false,
+        player: PlayerKind::Engine,
+        seed: 1,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -117,6 +131,28 @@ fn parse_options(args: &[String]) -> Result<Options, ArgError> {
                 };
             }
             "--short-first" => o.short_first = true,
+            "--player" => {
+                o.player = match value("--player")? {
+                    "engine" => PlayerKind::Engine,
+                    "random" => PlayerKind::Random,
+                    "greedy" => PlayerKind::Greedy,
+                    v => {
+                        return Err(ArgError::Bad {
+                            option: "--player",
+                            value: v.into(),
+                            why: "expected engine, random or greedy",
+                        });
+                    }
+                }
+            }
+            "--seed" => {
+                let v = value("--seed")?;
+                o.seed = v.parse().map_err(|_| ArgError::Bad {
+                    option: "--seed",
+                    value: v.into(),
+                    why: "expected a whole number",
+                })?;
+            }
             other => return Err(ArgError::Unknown(other.into())),
         }
     }
@@ -132,13 +168,23 @@ fn play(args: &[String]) -> ExitCode {
         }
     };
     connect6::warm_up();
-    let engine = Engine::new(
-        options.hash_mb,
-        options.move_time,
-        options.game_time,
-        options.depth,
-    );
-    let mut session = Session::new(engine, &options.name, !options.short_first);
+    match options.player {
+        PlayerKind::Engine => {
+            let engine = Engine::new(
+                options.hash_mb,
+                options.move_time,
+                options.game_time,
+                options.depth,
+            );
+            converse(engine, &options)
+        }
+        PlayerKind::Random => converse(RandomPlayer::new(options.seed), &options),
+        PlayerKind::Greedy => converse(GreedyPlayer, &options),
+    }
+}
+
+fn converse(player: impl Player, options: &Options) -> ExitCode {
+    let mut session = Session::new(player, &options.name, !options.short_first);
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     match serve(&mut session, stdin.lock(), stdout.lock()) {
