@@ -12,6 +12,7 @@ pub mod player;
 pub mod protocol;
 pub mod search;
 pub mod session;
+pub mod solver;
 pub mod threats;
 pub mod time;
 pub mod tt;
