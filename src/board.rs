@@ -3,7 +3,7 @@
 //! It knows nothing of search or I/O.
 
 use crate::coord::{CELLS, Cell, Turn};
-use crate::geometry::{GEOMETRY, REACH, WINDOWS, WINDOW};
+use crate::geometry::{GEOMETRY, REACH, WINDOW, WINDOWS};
 use crate::patterns::{PATTERN_COUNT, POW3, Pattern, pattern};
 use once_cell::sync::Lazy;
 use std::fmt;
@@ -45,7 +45,10 @@ pub enum RuleError {
     /// The game already has a winner or the board is full.
     GameOver,
     /// A turn with the wrong number of stones: black's first turn has one, every other two.
-    StoneCount { expected: usize, got: usize },
+    StoneCount {
+        expected: usize,
+        got: usize,
+    },
 }
 
 impl fmt::Display for RuleError {
@@ -298,7 +301,10 @@ impl Board {
         }
         let expected = self.stones_this_turn();
         if turn.len() != expected {
-            return Err(RuleError::StoneCount { expected, got: turn.len() });
+            return Err(RuleError::StoneCount {
+                expected,
+                got: turn.len(),
+            });
         }
         for c in turn.cells() {
             if !self.is_empty(c) {
@@ -336,11 +342,19 @@ impl Board {
             } else if !add && mine as usize == WINDOW - 1 {
                 self.sixes[me] -= 1;
             }
-            set_bit(&mut self.threat_windows[me], w, theirs == 0 && mine >= THREAT_STONES);
+            set_bit(
+                &mut self.threat_windows[me],
+                w,
+                theirs == 0 && mine >= THREAT_STONES,
+            );
             set_bit(&mut self.open_windows[me], w, theirs == 0 && mine >= 2);
             // The other colour's windows here are dead while this stone stands.
             let alive = mine == 0;
-            set_bit(&mut self.threat_windows[them], w, alive && theirs >= THREAT_STONES);
+            set_bit(
+                &mut self.threat_windows[them],
+                w,
+                alive && theirs >= THREAT_STONES,
+            );
             set_bit(&mut self.open_windows[them], w, alive && theirs >= 2);
         }
     }
@@ -435,17 +449,29 @@ impl Board {
             c.set(c.get().wrapping_add(1));
             c.get()
         });
-        if n % 64 != 0 {
+        if !n.is_multiple_of(64) {
             return;
         }
         let fresh = self.recount();
         assert_eq!(self.hash, fresh.hash, "zobrist hash drifted");
-        assert_eq!(self.window_stones, fresh.window_stones, "window counts drifted");
-        assert_eq!(self.threat_windows, fresh.threat_windows, "threat windows drifted");
-        assert_eq!(self.open_windows, fresh.open_windows, "open windows drifted");
+        assert_eq!(
+            self.window_stones, fresh.window_stones,
+            "window counts drifted"
+        );
+        assert_eq!(
+            self.threat_windows, fresh.threat_windows,
+            "threat windows drifted"
+        );
+        assert_eq!(
+            self.open_windows, fresh.open_windows,
+            "open windows drifted"
+        );
         assert_eq!(self.sixes, fresh.sixes, "six count drifted");
         assert_eq!(self.keys, fresh.keys, "pattern keys drifted");
-        assert_eq!(self.pattern_counts, fresh.pattern_counts, "pattern counts drifted");
+        assert_eq!(
+            self.pattern_counts, fresh.pattern_counts,
+            "pattern counts drifted"
+        );
         assert_eq!(self.nearby, fresh.nearby, "nearby counts drifted");
     }
 
@@ -524,7 +550,10 @@ mod tests {
         assert_eq!(b.side_to_move(), Color::Black);
         assert_eq!(
             b.play_turn(&Turn::two(cell("JJ"), cell("KK"))),
-            Err(RuleError::StoneCount { expected: 1, got: 2 })
+            Err(RuleError::StoneCount {
+                expected: 1,
+                got: 2
+            })
         );
         b.play_turn(&Turn::one(cell("JJ"))).unwrap();
         assert_eq!(b.side_to_move(), Color::White);
@@ -532,7 +561,11 @@ mod tests {
             b.play_turn(&Turn::two(cell("KK"), cell("JJ"))),
             Err(RuleError::Occupied(cell("JJ")))
         );
-        assert_eq!(b.stones(Color::White), 0, "a rejected turn leaves the board alone");
+        assert_eq!(
+            b.stones(Color::White),
+            0,
+            "a rejected turn leaves the board alone"
+        );
         b.play_turn(&Turn::two(cell("KK"), cell("KJ"))).unwrap();
         assert_eq!(b.side_to_move(), Color::Black);
     }
@@ -546,7 +579,14 @@ mod tests {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
             let c = Cell::from_index((x >> 8) as usize % CELLS);
             if b.is_empty(c) {
-                b.place(c, if i % 3 == 0 { Color::White } else { Color::Black });
+                b.place(
+                    c,
+                    if i % 3 == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    },
+                );
                 placed.push(c);
             }
         }

@@ -88,7 +88,11 @@ impl fmt::Display for CoordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CoordError::Length(s) => write!(f, "'{s}' is not two letters per stone"),
-            CoordError::Letter(c) => write!(f, "'{}' is not a coordinate letter A..S", c.escape_default()),
+            CoordError::Letter(c) => write!(
+                f,
+                "'{}' is not a coordinate letter A..S",
+                c.escape_default()
+            ),
             CoordError::Placeholder => write!(f, "'@@' may only stand for a missing second stone"),
             CoordError::TooMany(n) => write!(f, "{n} stones given, a turn has at most 2"),
             CoordError::Repeated(c) => write!(f, "cell {c} given twice"),
@@ -120,7 +124,7 @@ pub fn parse_cell(text: &str) -> Result<Cell, CoordError> {
 
 /// Parses any number of stones written together (`JJKKLL`), as the `black`/`white` commands take.
 pub fn parse_cells(text: &str) -> Result<Vec<Cell>, CoordError> {
-    if text.is_empty() || text.chars().count() % 2 != 0 {
+    if text.is_empty() || !text.chars().count().is_multiple_of(2) {
         return Err(CoordError::Length(text.to_string()));
     }
     let chars: Vec<char> = text.chars().collect();
@@ -147,10 +151,16 @@ pub struct Turn {
 
 impl Turn {
     pub fn one(c: Cell) -> Turn {
-        Turn { first: c, second: None }
+        Turn {
+            first: c,
+            second: None,
+        }
     }
     pub fn two(a: Cell, b: Cell) -> Turn {
-        Turn { first: a, second: Some(b) }
+        Turn {
+            first: a,
+            second: Some(b),
+        }
     }
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
         std::iter::once(self.first).chain(self.second)
@@ -169,7 +179,7 @@ impl Turn {
             let head: String = text.chars().take(2).collect();
             return Ok(Turn::one(parse_cell(&head)?));
         }
-        if count > 4 && count % 2 == 0 {
+        if count > 4 && count.is_multiple_of(2) {
             return Err(CoordError::TooMany(count / 2));
         }
         let cells = parse_cells(text)?;

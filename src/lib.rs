@@ -4,3 +4,4 @@ pub mod board;
 pub mod coord;
 pub mod geometry;
 pub mod patterns;
+pub mod referee;

@@ -285,8 +285,15 @@ mod tests {
     #[test]
     fn table_agrees_with_classifier() {
         // Every key with at least three own neighbours, and a stride through the rest.
-        for k in (0..KEYS).filter(|k| k % 7 == 0 || line_of(*k).iter().filter(|&&s| s == Seen::Own).count() >= 4) {
-            assert_eq!(PATTERNS[k], classify(&line_of(k)), "key {k}: {:?}", line_of(k));
+        for k in (0..KEYS)
+            .filter(|k| k % 7 == 0 || line_of(*k).iter().filter(|&&s| s == Seen::Own).count() >= 4)
+        {
+            assert_eq!(
+                PATTERNS[k],
+                classify(&line_of(k)),
+                "key {k}: {:?}",
+                line_of(k)
+            );
         }
     }
 
