@@ -107,11 +107,16 @@ fn fault(kind: FaultKind, color: Color, detail: impl Into<String>) -> Fault {
     }
 }
 
-/// Classifies a `move` argument that does not read as a turn.
+/// Classifies a `move` argument that does not read as a turn: text of letters (and `@`) in
+/// pairs is a readable move that breaks the rules (off-board letter, repeated cell, too many
+/// stones); anything else is malformed.
 fn coord_fault(color: Color, text: &str, error: CoordError) -> Fault {
+    let readable =
+        text.chars().all(|c| c.is_ascii_alphabetic() || c == '@') && text.len().is_multiple_of(2);
     let kind = match error {
-        CoordError::Letter(c) if c.is_ascii_alphabetic() => FaultKind::Illegal,
-        CoordError::Repeated(_) | CoordError::TooMany(_) => FaultKind::Illegal,
+        CoordError::Letter(_) | CoordError::Repeated(_) | CoordError::TooMany(_) if readable => {
+            FaultKind::Illegal
+        }
         _ => FaultKind::Malformed,
     };
     fault(kind, color, format!("'move {text}': {error}"))

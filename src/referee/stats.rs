@@ -94,7 +94,8 @@ pub fn erf(x: f64) -> f64 {
 }
 
 fn elo_of(score: f64) -> Option<f64> {
-    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10())
+    // `+ 0.0` turns -0 into 0.
+    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10() + 0.0)
 }
 
 /// Elo difference for a result.
