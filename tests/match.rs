@@ -284,3 +284,51 @@ fn engine_without_name_gets_a_fallback_name() {
     assert_eq!(s.engines[A].name, "bash", "the program's file name");
     assert!(s.faults.is_empty());
 }
+
+/// An opening that fills all but two cells with no six anywhere (white where
+/// `(c/2 + r/2 + r/4)` is odd): black's last turn fills the board, a draw.
+fn nearly_full_opening() -> String {
+    use connect6::coord::Cell;
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for r in 0..19 {
+        for c in 0..19 {
+            let cell = Cell::new(c, r).expect("on board").to_string();
+            if (c / 2 + r / 2 + r / 4) % 2 == 1 {
+                white.push(cell)
+            } else {
+                black.push(cell)
+            }
+        }
+    }
+    assert_eq!((black.len(), white.len()), (181, 180));
+    let mut tokens = vec![black[0].clone()];
+    for t in 0..90 {
+        tokens.push(white[2 * t..2 * t + 2].concat());
+        if t < 89 {
+            tokens.push(black[1 + 2 * t..3 + 2 * t].concat());
+        }
+    }
+    tokens.join(" ")
+}
+
+#[test]
+fn full_board_is_a_draw() {
+    let dir = scratch("draw");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, nearly_full_opening()).expect("write");
+    let recs = dir.join("records");
+    let (file, recs_arg) = (file.to_string_lossy(), recs.to_string_lossy());
+    let s = run(
+        &engine("random", 1),
+        &engine("random", 1),
+        &["--openings", &*file, "--records", &*recs_arg],
+    );
+    assert!(s.faults.is_empty(), "{}", s.to_text());
+    assert_eq!(s.engines[A].total.draws, 2, "{}", s.to_text());
+    assert!(s.to_json().contains(r#""winner":"draw""#));
+    for f in std::fs::read_dir(&recs).expect("records").flatten() {
+        let rec = Record::parse(&std::fs::read_to_string(f.path()).expect("read")).expect("parse");
+        assert_eq!((rec.result, rec.moves.len()), (RecordResult::Draw, 361));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

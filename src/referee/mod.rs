@@ -14,6 +14,11 @@
 //!
 //! Lines other than `move ...` (and `name ...`) are skipped, as the real platform does.
 //!
+//! Before the first game both commands are started once and asked `name?` (waiting up to the
+//! move time plus tolerance; an engine that does not answer is named after its program file):
+//! a command that cannot be started, or exits at once, stops the match before any game. Each
+//! game then starts fresh processes and sends `name?` again without waiting for the answer.
+//!
 //! # Adjudication
 //! Six or more in a row wins; a full board is a draw. A malformed `move` line, an illegal
 //! move (occupied, repeated, off-board, wrong stone count), a late reply and an exit or closed
