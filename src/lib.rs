@@ -10,6 +10,7 @@ pub mod pairs;
 pub mod patterns;
 pub mod player;
 pub mod protocol;
+pub mod referee;
 pub mod search;
 pub mod session;
 pub mod solver;

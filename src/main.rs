@@ -208,6 +208,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("bench") => connect6::bench::main(&args[1..]),
+        Some("match") => connect6::referee::main(&args[1..]),
         _ => play(&args),
     }
 }

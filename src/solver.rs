@@ -189,14 +189,14 @@ impl Solver {
         let must_block = board
             .has_threat_window(defender)
             .then(|| blocks(board, defender));
-        if let Some(b) = &must_block {
-            if b.needed >= 2 {
-                // Both stones go to blocking; they rarely make two threats, but try.
-                for &(x, y) in &b.pairs {
-                    self.try_attack(board, attacker, Turn::two(x, y), out);
-                }
-                return;
+        if let Some(b) = &must_block
+            && b.needed >= 2
+        {
+            // Both stones go to blocking; they rarely make two threats, but try.
+            for &(x, y) in &b.pairs {
+                self.try_attack(board, attacker, Turn::two(x, y), out);
             }
+            return;
         }
         cells.sort_unstable();
         for (i, &a) in cells.iter().enumerate() {
@@ -219,7 +219,7 @@ impl Solver {
             }
             board.remove(a);
         }
-        out.sort_by(|x, y| y.0.cmp(&x.0));
+        out.sort_by_key(|x| std::cmp::Reverse(x.0));
     }
 
     fn try_attack(

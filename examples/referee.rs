@@ -1,0 +1,7 @@
+//! Runs the referee without the main binary: `cargo run --example referee -- [options] A B`
+//! (the same arguments as `connect6 match`).
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    connect6::referee::main(&args)
+}

@@ -1,0 +1,217 @@
+//! Running a match: startup checks, game scheduling over worker threads, progress, records.
+
+use super::game::{self, GameResult, GameSpec, Outcome};
+use super::openings::{self, Opening};
+use super::process::{Engine, EngineStartError, split_command};
+use super::record::{self, Record, RecordMove, RecordResult};
+use super::{MatchConfig, MatchError, Summary};
+use crate::board::Color;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// A fallback display name: the program's file stem.
+fn fallback_name(command: &str) -> String {
+    split_command(command)
+        .ok()
+        .and_then(|w| {
+            Path::new(&w[0])
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| command.to_string())
+}
+
+/// Starts both engines once, asks their names, and stops them: a command that does not start
+/// is reported before any game is played.
+fn probe(config: &MatchConfig) -> Result<[String; 2], MatchError> {
+    let mut started = Vec::new();
+    for (i, command) in config.engines.iter().enumerate() {
+        let engine_id = ['A', 'B'][i];
+        let mut engine =
+            Engine::spawn(command, config.quiet).map_err(|error| MatchError::Engine {
+                engine: engine_id,
+                error,
+            })?;
+        if engine.send("name?").is_err() {
+            let error = EngineStartError::Exited {
+                command: command.clone(),
+            };
+            return Err(MatchError::Engine {
+                engine: engine_id,
+                error,
+            });
+        }
+        started.push(engine);
+    }
+    let deadline = Instant::now() + config.limits.move_time + config.limits.tolerance;
+    let mut names = [String::new(), String::new()];
+    for (i, engine) in started.iter().enumerate() {
+        let name = engine
+            .await_name(deadline)
+            .map_err(|error| MatchError::Engine {
+                engine: ['A', 'B'][i],
+                error,
+            })?;
+        names[i] = name.unwrap_or_else(|| {
+            log::warn!("engine {} did not answer 'name?'", ['A', 'B'][i]);
+            fallback_name(&config.engines[i])
+        });
+    }
+    for engine in &mut started {
+        let _ = engine.send("quit");
+    }
+    let deadline = Instant::now() + std::time::Duration::from_millis(300);
+    for engine in started {
+        engine.reap(deadline);
+    }
+    Ok(names)
+}
+
+/// Which engine (0 = A, 1 = B) plays black in a game (1-based): A in odd games.
+fn black_of(game: usize) -> usize {
+    (game + 1) % 2
+}
+
+fn record_of(result: &GameResult, names: &[String; 2], config: &MatchConfig) -> Record {
+    let black = black_of(result.number);
+    let outcome = match result.outcome {
+        Outcome::Win(Color::Black) => RecordResult::BlackWins,
+        Outcome::Win(Color::White) => RecordResult::WhiteWins,
+        Outcome::Draw => RecordResult::Draw,
+    };
+    Record {
+        black: names[black].clone(),
+        white: names[1 - black].clone(),
+        result: outcome,
+        datetime: record::now_utc(),
+        place: config.place.clone(),
+        event: config.event.clone(),
+        moves: result
+            .stones
+            .iter()
+            .map(|&(color, cell)| RecordMove {
+                color,
+                cell,
+                mark: None,
+            })
+            .collect(),
+    }
+}
+
+/// Writes a record into `dir` under a file name not used yet.
+fn write_record(dir: &Path, record: &Record, game: usize) -> std::io::Result<PathBuf> {
+    let name = record.file_name();
+    let stem = name.strip_suffix(".txt").unwrap_or(&name);
+    let mut path = dir.join(&name);
+    let mut n = 1;
+    while path.exists() {
+        let suffix = if n == 1 {
+            format!("-game {game}")
+        } else {
+            format!("-game {game}-{n}")
+        };
+        path = dir.join(format!("{stem}{suffix}.txt"));
+        n += 1;
+    }
+    std::fs::write(&path, format!("{record}\n"))?;
+    Ok(path)
+}
+
+fn progress(done: usize, total: usize, points: [f64; 2], names: &[String; 2]) {
+    let width = 20;
+    let filled = done * width / total.max(1);
+    let bar: String = "#".repeat(filled) + &".".repeat(width - filled);
+    let mut err = std::io::stderr().lock();
+    let _ = write!(
+        err,
+        "\r[{bar}] {done}/{total}  {} {} - {} {}   ",
+        names[0], points[0], points[1], names[1]
+    );
+    let _ = err.flush();
+}
+
+pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
+    let openings: Vec<Opening> = match &config.openings {
+        Some(path) => openings::load(path)?,
+        None => Vec::new(),
+    };
+    if let Some(dir) = &config.records {
+        std::fs::create_dir_all(dir).map_err(|error| MatchError::RecordsDir {
+            path: dir.clone(),
+            error,
+        })?;
+    }
+    let names = probe(config)?;
+    let total = config.games.unwrap_or(if openings.is_empty() {
+        2
+    } else {
+        2 * openings.len()
+    });
+    let next = AtomicUsize::new(1);
+    let (tx, rx) = mpsc::channel::<GameResult>();
+    let mut results = Vec::with_capacity(total);
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.min(total) {
+            let tx = tx.clone();
+            let (next, openings) = (&next, &openings);
+            scope.spawn(move || {
+                loop {
+                    let number = next.fetch_add(1, Ordering::SeqCst);
+                    if number > total {
+                        break;
+                    }
+                    let black = black_of(number);
+                    let spec = GameSpec {
+                        number,
+                        commands: [&config.engines[black], &config.engines[1 - black]],
+                        opening: (!openings.is_empty())
+                            .then(|| &openings[(number - 1) / 2 % openings.len()]),
+                        limits: config.limits,
+                        short_first: config.short_first,
+                        discard_stderr: config.quiet,
+                    };
+                    if tx.send(game::play(&spec)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut points = [0.0f64; 2];
+        if !config.quiet {
+            progress(0, total, points, &names);
+        }
+        for result in rx {
+            let black = black_of(result.number);
+            match result.outcome {
+                Outcome::Win(c) => {
+                    points[if c == Color::Black { black } else { 1 - black }] += 1.0;
+                }
+                Outcome::Draw => points.iter_mut().for_each(|p| *p += 0.5),
+            }
+            if let Some(dir) = &config.records {
+                let rec = record_of(&result, &names, config);
+                match write_record(dir, &rec, result.number) {
+                    Ok(path) => log::debug!("record written to {}", path.display()),
+                    Err(e) => log::error!("cannot write record of game {}: {e}", result.number),
+                }
+            }
+            results.push(result);
+            if !config.quiet {
+                progress(results.len(), total, points, &names);
+            }
+        }
+        if !config.quiet {
+            eprintln!();
+        }
+    });
+    Ok(Summary::new(
+        names,
+        config.engines.clone(),
+        &results,
+        black_of,
+    ))
+}

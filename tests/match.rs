@@ -1,0 +1,334 @@
+//! End-to-end tests of the referee against real child processes: the test engine
+//! `tests/engines/engine.sh` (bash) plays legal random moves or misbehaves on demand.
+
+use connect6::board::Color;
+use connect6::referee::{self, FaultKind, MatchConfig, MatchError, Record, RecordResult, Summary};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const A: usize = 0;
+const B: usize = 1;
+
+/// The test engine command in `mode` (see the script's header).
+fn engine(mode: &str, at: usize) -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/engine.sh");
+    let path = shlex::try_quote(path).expect("quotable path").into_owned();
+    format!("bash {path} {mode} {at} {mode}")
+}
+
+/// A fresh, empty scratch directory.
+fn scratch(label: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("c6-match-{}-{label}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn config(a: &str, b: &str, extra: &[&str]) -> MatchConfig {
+    let mut args: Vec<String> = vec!["--quiet".into()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.push(a.into());
+    args.push(b.into());
+    MatchConfig::parse(&args).expect("valid arguments")
+}
+
+fn run(a: &str, b: &str, extra: &[&str]) -> Summary {
+    referee::run(&config(a, b, extra)).expect("match runs")
+}
+
+/// B misbehaves in both games (white in game 1, black in game 2): it must lose both, with the
+/// fault named in the summary and the JSON.
+fn assert_b_faults(summary: &Summary, kind: FaultKind) {
+    assert_eq!(summary.engines[B].total.losses, 2, "{}", summary.to_text());
+    assert_eq!(summary.engines[A].total.wins, 2);
+    assert_eq!(
+        summary.fault_games(B, kind),
+        [1, 2],
+        "{}",
+        summary.to_text()
+    );
+    assert!(summary.fault_games(A, kind).is_empty());
+    assert_eq!(summary.faults.len(), 2);
+    let json = summary.to_json();
+    for game in [1, 2] {
+        let needle = format!(r#"{{"game":{game},"engine":"B","#);
+        assert!(json.contains(&needle), "{json}");
+    }
+    assert!(
+        json.contains(&format!(r#""kind":"{}""#, kind.name())),
+        "{json}"
+    );
+    assert!(
+        summary
+            .to_text()
+            .contains(&format!("game 2: {}", summary.engines[B].name))
+    );
+}
+
+#[test]
+fn legal_engines_play_clean_games_and_records_read_back() {
+    let dir = scratch("records");
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let extra = [
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--records",
+        &dir_arg,
+        "--move-time",
+        "3",
+    ];
+    let s = run(&engine("random", 1), &engine("chatty", 1), &extra);
+    assert!(
+        s.faults.is_empty(),
+        "chatty lines are not faults:\n{}",
+        s.to_text()
+    );
+    assert_eq!(s.games.len(), 4);
+    assert_eq!(s.engines[A].total.games(), 4);
+    assert_eq!(s.engines[A].as_black.games(), 2, "colours alternate");
+    assert_eq!(s.engines[A].total.wins, s.engines[B].total.losses);
+    assert_eq!(s.engines[0].name, "random");
+    assert!(s.engines[0].moves > 0 && s.engines[1].max_move_time >= s.engines[1].mean_move_time);
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("records dir")
+        .flatten()
+        .collect();
+    assert_eq!(files.len(), 4, "one record per game, names made unique");
+    for f in files {
+        let text = std::fs::read_to_string(f.path()).expect("record");
+        let rec = Record::parse(&text).unwrap_or_else(|e| panic!("{:?}: {e}", f.path()));
+        // Games between legal engines end in a six (or a full board), so the record shows it.
+        assert_ne!(rec.result, RecordResult::Draw);
+        assert!(
+            rec.file_name()
+                .starts_with(&format!("C6-{} B vs {} W-", rec.black, rec.white))
+        );
+        assert_eq!(rec.moves[0].color, Color::Black);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn late_reply_loses() {
+    let s = run(
+        &engine("random", 1),
+        &engine("late", 2),
+        &["--games", "2", "--move-time", "0.3"],
+    );
+    assert_b_faults(&s, FaultKind::Late);
+}
+
+#[test]
+fn silence_is_late() {
+    let s = run(
+        &engine("random", 1),
+        &engine("silent", 2),
+        &["--games", "2", "--move-time", "0.3"],
+    );
+    assert_b_faults(&s, FaultKind::Late);
+}
+
+#[test]
+fn game_time_budget_is_enforced() {
+    // A 1 s reply is within the move time but beyond the 0.5 s game budget.
+    let extra = ["--games", "2", "--move-time", "5", "--game-time", "0.5"];
+    let s = run(&engine("random", 1), &engine("late", 2), &extra);
+    assert_b_faults(&s, FaultKind::Late);
+    assert!(
+        s.faults[0].detail.contains("remaining game time"),
+        "{}",
+        s.faults[0].detail
+    );
+}
+
+#[test]
+fn occupied_cell_is_illegal() {
+    let s = run(
+        &engine("random", 1),
+        &engine("illegal", 2),
+        &["--games", "2"],
+    );
+    assert_b_faults(&s, FaultKind::Illegal);
+    assert!(s.faults[0].detail.contains("occupied"));
+}
+
+#[test]
+fn off_board_cell_is_illegal() {
+    let s = run(
+        &engine("random", 1),
+        &engine("offboard", 2),
+        &["--games", "2"],
+    );
+    assert_b_faults(&s, FaultKind::Illegal);
+}
+
+#[test]
+fn unreadable_move_is_malformed() {
+    let s = run(
+        &engine("random", 1),
+        &engine("malformed", 2),
+        &["--games", "2"],
+    );
+    assert_b_faults(&s, FaultKind::Malformed);
+}
+
+#[test]
+fn crash_loses() {
+    let s = run(
+        &engine("random", 1),
+        &engine("crash", 2),
+        &["--games", "2", "--json"],
+    );
+    assert_b_faults(&s, FaultKind::Crash);
+}
+
+#[test]
+fn openings_are_played_with_both_colours() {
+    let dir = scratch("openings");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "# two openings\nJJ KJKK IIHH\n\nAA SSSR  # corner\n").expect("write");
+    let recs = dir.join("records");
+    let (file, recs_arg) = (file.to_string_lossy(), recs.to_string_lossy());
+    let extra = [
+        "--openings",
+        &*file,
+        "--records",
+        &*recs_arg,
+        "--short-first",
+    ];
+    let s = run(&engine("random", 1), &engine("chatty", 1), &extra);
+    assert_eq!(s.games.len(), 4, "two games per opening");
+    assert!(s.faults.is_empty(), "{}", s.to_text());
+    let mut starts: Vec<String> = std::fs::read_dir(&recs)
+        .expect("records")
+        .flatten()
+        .map(|f| {
+            let rec =
+                Record::parse(&std::fs::read_to_string(f.path()).expect("read")).expect("parse");
+            let head: Vec<String> = rec
+                .moves
+                .iter()
+                .take(3)
+                .map(|m| m.cell.to_string())
+                .collect();
+            head.concat()
+        })
+        .collect();
+    starts.sort();
+    assert_eq!(starts, ["AASSSR", "AASSSR", "JJKJKK", "JJKJKK"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn start_error(a: &str, b: &str, extra: &[&str]) -> MatchError {
+    match referee::run(&config(a, b, extra)) {
+        Ok(s) => panic!("expected an error, got a match:\n{}", s.to_text()),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn bad_input_stops_before_any_game() {
+    let ok = engine("random", 1);
+    let e = start_error(&ok, "/nonexistent/engine --flag", &[]);
+    assert!(matches!(e, MatchError::Engine { engine: 'B', .. }), "{e}");
+    let e = start_error("bash -c 'exit 1'", &ok, &[]);
+    assert!(matches!(e, MatchError::Engine { engine: 'A', .. }), "{e}");
+    assert!(e.to_string().contains("exited"), "{e}");
+    let e = start_error(&ok, "bash 'unbalanced", &[]);
+    assert!(matches!(e, MatchError::Engine { engine: 'B', .. }), "{e}");
+
+    let dir = scratch("bad");
+    let records = dir.join("records");
+    let records_arg = records.to_string_lossy().into_owned();
+    for (text, what) in [
+        ("JJ KJKK\nJJ KJ\n", "line 2"),
+        ("JJ KJJJ\n", "repeats"),
+        ("AA JJKK BACA LLMM DAEA NNOO FASS\n", "six"),
+        ("# nothing\n", "no opening"),
+    ] {
+        let file = dir.join("openings.txt");
+        std::fs::write(&file, text).expect("write");
+        let file = file.to_string_lossy().into_owned();
+        let e = start_error(&ok, &ok, &["--openings", &file, "--records", &records_arg]);
+        assert!(matches!(e, MatchError::Opening(_)), "{e}");
+        assert!(e.to_string().contains(what), "{e}");
+    }
+    let missing = dir.join("missing.txt").to_string_lossy().into_owned();
+    let e = start_error(&ok, &ok, &["--openings", &missing]);
+    assert!(e.to_string().contains("cannot read openings file"), "{e}");
+    assert!(!records.exists(), "nothing was played or written");
+
+    let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    for bad in [
+        args(&[&ok]),
+        args(&["--frobnicate", &ok, &ok]),
+        args(&["--games", "many", &ok, &ok]),
+        args(&["--openings", &missing, &ok, &ok]),
+    ] {
+        assert_ne!(referee::main(&bad), std::process::ExitCode::SUCCESS);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn engine_without_name_gets_a_fallback_name() {
+    let s = run(
+        &engine("noname", 1),
+        &engine("random", 1),
+        &["--games", "1", "--move-time", "0.3"],
+    );
+    assert_eq!(s.engines[A].name, "bash", "the program's file name");
+    assert!(s.faults.is_empty());
+}
+
+/// An opening that fills all but two cells with no six anywhere (white where
+/// `(c/2 + r/2 + r/4)` is odd): black's last turn fills the board, a draw.
+fn nearly_full_opening() -> String {
+    use connect6::coord::Cell;
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for r in 0..19 {
+        for c in 0..19 {
+            let cell = Cell::new(c, r).expect("on board").to_string();
+            if (c / 2 + r / 2 + r / 4) % 2 == 1 {
+                white.push(cell)
+            } else {
+                black.push(cell)
+            }
+        }
+    }
+    assert_eq!((black.len(), white.len()), (181, 180));
+    let mut tokens = vec![black[0].clone()];
+    for t in 0..90 {
+        tokens.push(white[2 * t..2 * t + 2].concat());
+        if t < 89 {
+            tokens.push(black[1 + 2 * t..3 + 2 * t].concat());
+        }
+    }
+    tokens.join(" ")
+}
+
+#[test]
+fn full_board_is_a_draw() {
+    let dir = scratch("draw");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, nearly_full_opening()).expect("write");
+    let recs = dir.join("records");
+    let (file, recs_arg) = (file.to_string_lossy(), recs.to_string_lossy());
+    let s = run(
+        &engine("random", 1),
+        &engine("random", 1),
+        &["--openings", &*file, "--records", &*recs_arg],
+    );
+    assert!(s.faults.is_empty(), "{}", s.to_text());
+    assert_eq!(s.engines[A].total.draws, 2, "{}", s.to_text());
+    assert!(s.to_json().contains(r#""winner":"draw""#));
+    for f in std::fs::read_dir(&recs).expect("records").flatten() {
+        let rec = Record::parse(&std::fs::read_to_string(f.path()).expect("read")).expect("parse");
+        assert_eq!((rec.result, rec.moves.len()), (RecordResult::Draw, 361));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
