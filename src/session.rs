@@ -91,6 +91,9 @@ pub struct Session<P: Player> {
     me: Option<Color>,
     /// A lone `new` came; the colour comes next.
     awaiting_colour: bool,
+    /// Stones were set up with `black`/`white` since the game began: our colour is whatever
+    /// the next `move` leaves us (a referee sets openings up with `new white` for both sides).
+    set_up: bool,
 }
 
 impl<P: Player> Session<P> {
@@ -102,6 +105,7 @@ impl<P: Player> Session<P> {
             board: Board::new(),
             me: None,
             awaiting_colour: false,
+            set_up: false,
         }
     }
 
@@ -148,6 +152,7 @@ impl<P: Player> Session<P> {
                     return Err(RuleError::GameOver.into());
                 }
                 self.awaiting_colour = false;
+                self.set_up = false;
                 self.me = Some(self.board.side_to_move());
                 self.reply()
             }
@@ -175,6 +180,7 @@ impl<P: Player> Session<P> {
         self.player.new_game();
         self.me = Some(colour);
         self.awaiting_colour = false;
+        self.set_up = false;
         log::info!("new game, we play {colour}");
         if colour == Color::Black {
             self.reply()
@@ -188,10 +194,16 @@ impl<P: Player> Session<P> {
         if self.board.is_over() {
             return Err(RuleError::GameOver.into());
         }
-        if self.board.side_to_move() == me {
+        let mover = self.board.side_to_move();
+        if mover == me && !self.set_up {
             return Err(SessionError::NotOpponentsTurn);
         }
         self.board.play_turn(&turn)?;
+        if mover == me {
+            log::info!("after the set-up stones we play {}", mover.other());
+        }
+        self.me = Some(mover.other());
+        self.set_up = false;
         if self.board.is_over() {
             // The game ended on the opponent's stones: any reply would be read as a move of
             // the next game.
@@ -211,6 +223,7 @@ impl<P: Player> Session<P> {
         for &c in cells {
             self.board.place(c, colour);
         }
+        self.set_up = true;
         Ok(())
     }
 
@@ -360,17 +373,19 @@ mod tests {
         for line in ["new white", "black JAJBJCJDJE"] {
             s.handle(line.parse().unwrap()).unwrap();
         }
-        // White (us) to move? Black has 5 stones, white 0: it is white's turn, so black's
-        // `move` is out of turn.
-        assert_eq!(
-            s.handle("move JFKK".parse().unwrap()),
-            Err(SessionError::NotOpponentsTurn)
-        );
         s.handle("white SSAS".parse().unwrap()).unwrap();
         s.handle("white QQAQ".parse().unwrap()).unwrap();
         s.handle("white SOAO".parse().unwrap()).unwrap();
         assert_eq!(s.handle("move JFKK".parse().unwrap()), Ok(Outcome::Silent));
         assert_eq!(s.board().winner(), Some(Color::Black));
+    }
+
+    #[test]
+    fn an_opening_set_up_by_stones_decides_our_colour() {
+        // Both engines get `new white` and the opening; the one not sent `next` learns it
+        // is black from the opponent's move.
+        let out = run(b"new white\nblack JJ\nwhite KJKK\nblack IIHH\nmove LLMM\n");
+        assert_eq!(out, "move AABA\n");
     }
 
     #[test]
