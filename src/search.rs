@@ -5,8 +5,13 @@ use crate::board::{Board, Color};
 use crate::coord::Turn;
 use crate::eval::{WIN, WIN_BOUND, evaluate};
 use crate::pairs::{Pairs, Situation, any_legal_turn, generate};
+use crate::solver::{Solver, Verdict};
 use crate::tt::{Bound, Table};
-use crate::tunables::{MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS};
+use crate::tunables::{
+    MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_VCDT_DEPTH, ROOT_VCDT_NODES,
+    ROOT_VCDT_TIME_SHARE, SAFETY_CHECKED_TURNS, SAFETY_VCDT_DEPTH, SAFETY_VCDT_NODES,
+    VCDT_CACHE_ENTRIES,
+};
 use std::time::{Duration, Instant};
 
 /// What to search and for how long.
@@ -46,6 +51,7 @@ pub struct Report {
 
 pub struct Searcher {
     tt: Table,
+    solver: Solver,
     killers: [[Option<Turn>; 2]; MAX_PLY],
     nodes: u64,
     start: Instant,
@@ -82,6 +88,7 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: Table::new(hash_mb),
+            solver: Solver::new(VCDT_CACHE_ENTRIES),
             killers: [[None; 2]; MAX_PLY],
             nodes: 0,
             start: Instant::now(),
@@ -119,11 +126,65 @@ impl Searcher {
             Situation::Win => report.score = WIN,
             Situation::Lost => report.score = -WIN,
             _ if root.len() == 1 => {}
-            _ => self.iterate(&mut board, &mut root, &mut report),
+            _ => {
+                if let Some(win) = self.own_vcdt(&board) {
+                    report.best = win;
+                    report.score = WIN_BOUND + 1;
+                } else {
+                    self.iterate(&mut board, &mut root, &mut report);
+                    report.best = self.safe_choice(&mut board, &root, report.best);
+                }
+            }
         }
         report.nodes = self.nodes;
         report.elapsed = self.start.elapsed();
         report
+    }
+
+    /// A win by continuous double threats for the side to move, if the solver finds one in
+    /// its share of the time.
+    fn own_vcdt(&mut self, board: &Board) -> Option<Turn> {
+        let share = self
+            .limits
+            .soft
+            .min(self.limits.hard)
+            .mul_f64(ROOT_VCDT_TIME_SHARE);
+        let deadline = self.start.checked_add(share);
+        match self
+            .solver
+            .solve(board, ROOT_VCDT_DEPTH, ROOT_VCDT_NODES, deadline)
+        {
+            Verdict::Win(turn) if board.check_turn(&turn).is_ok() => {
+                log::debug!("VCDT win {turn} ({} solver nodes)", self.solver.nodes());
+                Some(turn)
+            }
+            _ => None,
+        }
+    }
+
+    /// The search's choice, unless it lets the opponent win by continuous double threats:
+    /// then the best-ordered root turn that does not (if any does not, within the time).
+    fn safe_choice(&mut self, board: &mut Board, root: &Pairs, chosen: Turn) -> Turn {
+        let me = board.side_to_move();
+        let deadline = self.start.checked_add(self.limits.hard);
+        let candidates =
+            std::iter::once(chosen).chain(root.iter().map(|&(_, t)| t).filter(|&t| t != chosen));
+        for turn in candidates.take(SAFETY_CHECKED_TURNS) {
+            play(board, &turn, me);
+            let verdict = if board.has_six(me) {
+                Verdict::NoWin
+            } else {
+                self.solver
+                    .solve(board, SAFETY_VCDT_DEPTH, SAFETY_VCDT_NODES, deadline)
+            };
+            undo(board, &turn);
+            match verdict {
+                Verdict::Win(reply) => log::debug!("{turn} loses to a VCDT starting {reply}"),
+                // Unknown: out of time or nodes; keep this turn rather than guess further.
+                Verdict::NoWin | Verdict::Unknown => return turn,
+            }
+        }
+        chosen
     }
 
     fn iterate(&mut self, board: &mut Board, root: &mut Pairs, report: &mut Report) {

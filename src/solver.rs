@@ -10,6 +10,7 @@ use crate::coord::{CELLS, Cell, Turn};
 use crate::geometry::GEOMETRY;
 use crate::threats::{blocks, threat_count, winning_cells};
 use arrayvec::ArrayVec;
+use std::time::Instant;
 
 /// Attacker turns tried per node, best (most threats) first.
 const MAX_ATTACKS: usize = 64;
@@ -25,6 +26,7 @@ pub struct Solver {
     failed: Vec<Failed>,
     nodes: u64,
     node_limit: u64,
+    deadline: Option<Instant>,
     aborted: bool,
 }
 
@@ -58,6 +60,7 @@ impl Solver {
             failed: vec![Failed::default(); cache_entries.max(1)],
             nodes: 0,
             node_limit: u64::MAX,
+            deadline: None,
             aborted: false,
         }
     }
@@ -66,11 +69,18 @@ impl Solver {
         self.nodes
     }
 
-    /// Looks for a VCDT of the side to move within `depth` of its turns and `node_limit`
-    /// attacker nodes.
-    pub fn solve(&mut self, board: &Board, depth: u8, node_limit: u64) -> Verdict {
+    /// Looks for a VCDT of the side to move within `depth` of its turns, `node_limit`
+    /// attacker nodes and the deadline.
+    pub fn solve(
+        &mut self,
+        board: &Board,
+        depth: u8,
+        node_limit: u64,
+        deadline: Option<Instant>,
+    ) -> Verdict {
         self.nodes = 0;
         self.node_limit = node_limit;
+        self.deadline = deadline;
         self.aborted = false;
         let mut b = board.clone();
         let attacker = b.side_to_move();
@@ -81,6 +91,16 @@ impl Solver {
             _ if self.aborted => Verdict::Unknown,
             _ => Verdict::NoWin,
         }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.nodes % 32 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
+        }
+        self.aborted
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -105,8 +125,7 @@ impl Solver {
             *first = Some(free.map_or(Turn::one(a), |b| Turn::two(a.min(b), a.max(b))));
             return true;
         }
-        if depth == 0 || board.has_six(defender) || self.nodes >= self.node_limit {
-            self.aborted |= self.nodes >= self.node_limit;
+        if depth == 0 || board.has_six(defender) || self.out_of_budget() {
             return false;
         }
         self.nodes += 1;
@@ -268,7 +287,7 @@ mod tests {
     fn verify_win(board: &Board, depth: u8) {
         let mut solver = Solver::new(1 << 12);
         let attacker = board.side_to_move();
-        let Verdict::Win(turn) = solver.solve(board, depth, 1_000_000) else {
+        let Verdict::Win(turn) = solver.solve(board, depth, 1_000_000, None) else {
             panic!("no VCDT found");
         };
         let mut b = board.clone();
@@ -298,7 +317,10 @@ mod tests {
     #[test]
     fn a_lone_pair_has_no_vcdt() {
         let b = play_all(&["JJ", "AACB", "JKSS"]);
-        assert_eq!(Solver::new(1024).solve(&b, 4, 100_000), Verdict::NoWin);
+        assert_eq!(
+            Solver::new(1024).solve(&b, 4, 100_000, None),
+            Verdict::NoWin
+        );
     }
 
     #[test]
@@ -307,7 +329,7 @@ mod tests {
         // against every defence by `verify_win`.
         let b = play_all(&["JJ", "AACB", "KJJK", "SSQR", "LJJL", "ASCR"]);
         let mut solver = Solver::new(1 << 14);
-        match solver.solve(&b, 4, 2_000_000) {
+        match solver.solve(&b, 4, 2_000_000, None) {
             Verdict::Win(_) => verify_win(&b, 4),
             v => panic!("expected a win, got {v:?} after {} nodes", solver.nodes()),
         }

@@ -31,3 +31,16 @@ pub const FREE_STONES_WITH_BLOCK: usize = 10;
 pub const MAX_PLY: usize = 64;
 /// Extra plies granted when the side to move must answer threats at the horizon.
 pub const MAX_FORCED_EXTENSION: usize = 4;
+
+/// Threat-space solver at the root: how many attacker turns deep it looks for a win by
+/// continuous double threats, and how much of the move's time it may take.
+pub const ROOT_VCDT_DEPTH: u8 = 8;
+pub const ROOT_VCDT_NODES: u64 = 200_000;
+/// Share of the soft time limit spent looking for our own VCDT before the main search.
+pub const ROOT_VCDT_TIME_SHARE: f64 = 0.2;
+/// Root candidates checked, best first, for an opponent VCDT they would allow.
+pub const SAFETY_CHECKED_TURNS: usize = 10;
+pub const SAFETY_VCDT_DEPTH: u8 = 6;
+pub const SAFETY_VCDT_NODES: u64 = 20_000;
+/// Entries in the solver's cache of positions shown not to be wins.
+pub const VCDT_CACHE_ENTRIES: usize = 1 << 16;
