@@ -97,7 +97,7 @@ impl Solver {
         if self.nodes >= self.node_limit {
             self.aborted = true;
         }
-        if self.nodes % 32 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes.is_multiple_of(32) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.aborted = true;
         }
         self.aborted
