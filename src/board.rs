@@ -266,6 +266,12 @@ impl Board {
         pattern(self.keys[c.index()][d][color.index()])
     }
 
+    /// The pattern keys of `c` along direction `d`, seen from black and from white.
+    #[inline]
+    pub fn line_keys(&self, c: Cell, d: usize) -> [u16; 2] {
+        self.keys[c.index()][d]
+    }
+
     /// Places one stone; the cell must be empty (callers validate input first).
     pub fn place(&mut self, c: Cell, color: Color) {
         debug_assert!(self.is_empty(c), "place on occupied {c}");
@@ -328,34 +334,44 @@ impl Board {
         let g = &*GEOMETRY;
         let me = color.index();
         let them = 1 - me;
+        // Only threshold crossings change a set: a window's bits move when the mover's count
+        // passes 2 or 4 with no opposing stone, or when the first stone lands in (or the last
+        // leaves) a window the opponent was building in.
         for &w in g.windows_of(c) {
             let w = w as usize;
             let counts = &mut self.window_stones[w];
+            let theirs = counts[them];
             if add {
                 counts[me] += 1;
+                let mine = counts[me];
+                if theirs == 0 {
+                    if mine == 2 {
+                        set_bit(&mut self.open_windows[me], w, true);
+                    } else if mine == THREAT_STONES {
+                        set_bit(&mut self.threat_windows[me], w, true);
+                    } else if mine as usize == WINDOW {
+                        self.sixes[me] += 1;
+                    }
+                } else if mine == 1 {
+                    set_bit(&mut self.open_windows[them], w, false);
+                    set_bit(&mut self.threat_windows[them], w, false);
+                }
             } else {
+                let mine = counts[me];
                 counts[me] -= 1;
+                if theirs == 0 {
+                    if mine == 2 {
+                        set_bit(&mut self.open_windows[me], w, false);
+                    } else if mine == THREAT_STONES {
+                        set_bit(&mut self.threat_windows[me], w, false);
+                    } else if mine as usize == WINDOW {
+                        self.sixes[me] -= 1;
+                    }
+                } else if mine == 1 {
+                    set_bit(&mut self.open_windows[them], w, theirs >= 2);
+                    set_bit(&mut self.threat_windows[them], w, theirs >= THREAT_STONES);
+                }
             }
-            let [mine, theirs] = [counts[me], counts[them]];
-            if add && mine as usize == WINDOW {
-                self.sixes[me] += 1;
-            } else if !add && mine as usize == WINDOW - 1 {
-                self.sixes[me] -= 1;
-            }
-            set_bit(
-                &mut self.threat_windows[me],
-                w,
-                theirs == 0 && mine >= THREAT_STONES,
-            );
-            set_bit(&mut self.open_windows[me], w, theirs == 0 && mine >= 2);
-            // The other colour's windows here are dead while this stone stands.
-            let alive = mine == 0;
-            set_bit(
-                &mut self.threat_windows[them],
-                w,
-                alive && theirs >= THREAT_STONES,
-            );
-            set_bit(&mut self.open_windows[them], w, alive && theirs >= 2);
         }
     }
 

@@ -8,13 +8,17 @@
 
 use crate::board::{Board, Color};
 use crate::coord::{CELLS, Cell, Turn};
-use crate::geometry::{GEOMETRY, REACH};
+use crate::geometry::{GEOMETRY, REACH, slot};
+use crate::patterns::{POW3, pattern};
 use crate::threats::{blocks, winning_cells};
 use crate::tunables::{ATTACK, DEFENCE, FIRST_STONES, FREE_STONES_WITH_BLOCK, SECOND_STONES};
 use arrayvec::ArrayVec;
 
-/// Most pairs a generator call returns.
-pub const PAIR_CAPACITY: usize = 256;
+/// Cells next to a first stone offered as its partner: two each way along four lines.
+const LINE_PARTNERS: usize = 16;
+
+/// Most pairs a generator call can produce before trimming.
+pub const PAIR_CAPACITY: usize = FIRST_STONES * (SECOND_STONES + LINE_PARTNERS);
 
 pub type Pairs = ArrayVec<(i32, Turn), PAIR_CAPACITY>;
 
@@ -34,20 +38,63 @@ pub enum Situation {
 /// How much a stone of `me` on `c` is worth: its own lines plus the opponent's it cuts.
 #[inline]
 pub fn cell_score(board: &Board, c: Cell, me: Color) -> i32 {
-    let opp = me.other();
-    (0..4)
-        .map(|d| {
-            ATTACK[board.pattern_at(c, d, me) as usize]
-                + DEFENCE[board.pattern_at(c, d, opp) as usize]
-        })
-        .sum()
+    let mut score = 0;
+    for d in 0..4 {
+        let keys = board.line_keys(c, d);
+        score += ATTACK[pattern(keys[me.index()]) as usize]
+            + DEFENCE[pattern(keys[1 - me.index()]) as usize];
+    }
+    score
 }
 
-/// Empty cells near stones, best first (ties by cell index, so generation is deterministic).
-fn ranked_cells(board: &Board, me: Color, out: &mut ArrayVec<(i32, Cell), CELLS>) {
+/// Direction and slot under which `a` appears in `b`'s pattern keys, if it does.
+fn alignment(b: Cell, a: Cell) -> Option<(usize, usize)> {
+    let dc = a.col() as i32 - b.col() as i32;
+    let dr = a.row() as i32 - b.row() as i32;
+    let (d, k) = if dr == 0 {
+        (0, dc)
+    } else if dc == 0 {
+        (1, dr)
+    } else if dc == dr {
+        (2, dc)
+    } else if dc == -dr {
+        (3, dc)
+    } else {
+        return None;
+    };
+    (k != 0 && k.unsigned_abs() as usize <= REACH).then(|| (d, slot(k)))
+}
+
+/// `cell_score` of `b` once a stone of `me` stands on `a`: only their common line changes,
+/// where `a` is an own stone for `me` and a blocker for the opponent.
+#[inline]
+fn cell_score_after(board: &Board, b: Cell, me: Color, a: Cell) -> i32 {
+    let Some((dir, slot)) = alignment(b, a) else {
+        return cell_score(board, b, me);
+    };
+    let mut score = 0;
+    for d in 0..4 {
+        let mut keys = board.line_keys(b, d);
+        if d == dir {
+            keys[me.index()] += POW3[slot];
+            keys[1 - me.index()] += 2 * POW3[slot];
+        }
+        score += ATTACK[pattern(keys[me.index()]) as usize]
+            + DEFENCE[pattern(keys[1 - me.index()]) as usize];
+    }
+    score
+}
+
+/// Orders ranked cells: best score first, ties by cell index (deterministic generation).
+fn by_rank(a: &(i32, Cell), b: &(i32, Cell)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+}
+
+/// The `keep` best empty cells near stones, best first.
+fn ranked_cells(board: &Board, me: Color, out: &mut ArrayVec<(i32, Cell), CELLS>, keep: usize) {
     out.clear();
     for c in Cell::all() {
-        if board.is_empty(c) && board.nearby(c) > 0 {
+        if board.nearby(c) > 0 && board.is_empty(c) {
             out.push((cell_score(board, c, me), c));
         }
     }
@@ -59,21 +106,15 @@ fn ranked_cells(board: &Board, me: Color, out: &mut ArrayVec<(i32, Cell), CELLS>
             }
         }
     }
-    out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if out.len() > keep {
+        out.select_nth_unstable_by(keep - 1, by_rank);
+        out.truncate(keep);
+    }
+    out.sort_unstable_by(by_rank);
 }
 
 fn ordered(a: Cell, b: Cell) -> Turn {
     Turn::two(a.min(b), a.max(b))
-}
-
-/// Whether `b` lies on a line through `a` within window reach (so placing `a` changes `b`).
-fn shares_line(a: Cell, b: Cell) -> bool {
-    let (dc, dr) = (
-        b.col() as i32 - a.col() as i32,
-        b.row() as i32 - a.row() as i32,
-    );
-    let reach = REACH as i32;
-    (dc == 0 || dr == 0 || dc.abs() == dr.abs()) && dc.abs() <= reach && dr.abs() <= reach
 }
 
 /// Generates the candidate turns for the side to move into `out`, best first.
@@ -99,7 +140,7 @@ pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
         let turn = match cells.as_slice() {
             [a, b] => ordered(*a, *b),
             [a] => {
-                ranked_cells(board, me, &mut ranked);
+                ranked_cells(board, me, &mut ranked, 2);
                 let free = ranked.iter().map(|&(_, c)| c).find(|&c| c != *a);
                 match free {
                     Some(b) => ordered(*a, b),
@@ -121,8 +162,8 @@ pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
         for &x in &blocks.singles {
             let base = cell_score(board, x, me);
             board.place(x, me);
-            ranked_cells(board, me, &mut ranked);
-            for &(s, y) in ranked.iter().take(FREE_STONES_WITH_BLOCK) {
+            ranked_cells(board, me, &mut ranked, FREE_STONES_WITH_BLOCK);
+            for &(s, y) in ranked.iter() {
                 push_unique(out, base + s, ordered(x, y));
             }
             board.remove(x);
@@ -131,7 +172,7 @@ pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
         if blocks.needed >= 3 || out.is_empty() {
             // Nothing stops every threat; still answer with a legal turn that blocks some.
             out.clear();
-            ranked_cells(board, me, &mut ranked);
+            ranked_cells(board, me, &mut ranked, 2);
             let mut cells = ranked.iter().map(|&(_, c)| c);
             if let (Some(a), Some(b)) = (cells.next(), cells.next()) {
                 out.push((0, ordered(a, b)));
@@ -169,13 +210,12 @@ fn quiet_pairs(
     out: &mut Pairs,
     width: usize,
 ) {
-    ranked_cells(board, me, ranked);
+    ranked_cells(board, me, ranked, FIRST_STONES.max(SECOND_STONES));
     let firsts = FIRST_STONES.min(ranked.len());
     let seconds = SECOND_STONES.min(ranked.len());
     let g = &*GEOMETRY;
     for i in 0..firsts {
         let (sa, a) = ranked[i];
-        board.place(a, me);
         // Second stones: the best-ranked cells and the cells next to `a` along its lines,
         // where the pair builds one shape together.
         let line_cells = (0..4).flat_map(|d| {
@@ -186,9 +226,9 @@ fn quiet_pairs(
         });
         let candidates = ranked[..seconds]
             .iter()
-            .map(|&(s, c)| (Some(s), c))
-            .chain(line_cells.map(|c| (None, c)));
-        for (known, b) in candidates {
+            .map(|&(_, c)| c)
+            .chain(line_cells.filter(|c| !ranked[..seconds].iter().any(|&(_, r)| r == *c)));
+        for b in candidates {
             if b == a || !board.is_empty(b) {
                 continue;
             }
@@ -198,13 +238,9 @@ fn quiet_pairs(
             {
                 continue;
             }
-            let sb = match known {
-                Some(s) if !shares_line(a, b) => s,
-                _ => cell_score(board, b, me),
-            };
-            push_unique(out, sa + sb, ordered(a, b));
+            // Capacity covers every first stone with all its partners.
+            let _ = out.try_push((sa + cell_score_after(board, b, me, a), ordered(a, b)));
         }
-        board.remove(a);
     }
     sort_and_trim(out, width);
 }
