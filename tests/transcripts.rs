@@ -263,7 +263,7 @@ impl Engine {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.stdout.recv_timeout(wait) {
             Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err("no reply in time".into()),
+            Err(RecvTimeoutError::Timeout) => Err(format!("no reply within {wait:.2?}")),
             Err(RecvTimeoutError::Disconnected) => Err("stdout closed: the engine exited".into()),
         }
     }
@@ -327,6 +327,9 @@ impl Engine {
         std::thread::sleep(Duration::from_millis(50));
         self.drain_stderr();
         let from = self.stderr_all.len().saturating_sub(12);
+        if from == self.stderr_all.len() {
+            return "(nothing)".into();
+        }
         self.stderr_all[from..].join("\n")
     }
 }
@@ -895,7 +898,7 @@ fn the_harness_catches_bad_engines() {
         fails(&chatty, "> name?\n< name Connect6\n", "got 'move JJ@@'");
         fails(&chatty, "> end\n= close\n", "unexpected stdout line");
         let mute = ["sh", "-c", "cat >/dev/null"];
-        fails(&mute, "> new black\n< ?legal\n", "no reply in time");
+        fails(&mute, "> new black\n< ?legal\n", "no reply within");
         fails(&["sh", "-c", "exit 3"], "= exit 0\n", "exit status 3");
         let header = Board::new().render().lines().next().unwrap().to_string();
         let scribble = format!(
