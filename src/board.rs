@@ -143,6 +143,9 @@ pub struct Board {
     threat_windows: [WindowSet; 2],
     /// Windows where a colour holds at least two stones and the opponent none: where threats grow.
     open_windows: [WindowSet; 2],
+    /// Windows where a colour holds at least three stones and the opponent none: one more
+    /// stone makes a threat window.
+    three_windows: [WindowSet; 2],
     /// Windows entirely one colour's: a six (or part of a longer line).
     sixes: [u16; 2],
     /// Pattern key of each cell along each direction, seen from each colour.
@@ -179,6 +182,7 @@ impl Board {
             window_stones: [[0; 2]; WINDOWS],
             threat_windows: [[0; WINDOWS.div_ceil(64)]; 2],
             open_windows: [[0; WINDOWS.div_ceil(64)]; 2],
+            three_windows: [[0; WINDOWS.div_ceil(64)]; 2],
             sixes: [0; 2],
             keys: **EMPTY_KEYS,
             stone_patterns: [[0; 4]; CELLS],
@@ -250,6 +254,9 @@ impl Board {
     }
     pub fn open_windows(&self, color: Color) -> &WindowSet {
         &self.open_windows[color.index()]
+    }
+    pub fn three_windows(&self, color: Color) -> &WindowSet {
+        &self.three_windows[color.index()]
     }
     pub fn has_threat_window(&self, color: Color) -> bool {
         self.threat_windows[color.index()].iter().any(|&w| w != 0)
@@ -347,6 +354,8 @@ impl Board {
                 if theirs == 0 {
                     if mine == 2 {
                         set_bit(&mut self.open_windows[me], w, true);
+                    } else if mine == 3 {
+                        set_bit(&mut self.three_windows[me], w, true);
                     } else if mine == THREAT_STONES {
                         set_bit(&mut self.threat_windows[me], w, true);
                     } else if mine as usize == WINDOW {
@@ -354,6 +363,7 @@ impl Board {
                     }
                 } else if mine == 1 {
                     set_bit(&mut self.open_windows[them], w, false);
+                    set_bit(&mut self.three_windows[them], w, false);
                     set_bit(&mut self.threat_windows[them], w, false);
                 }
             } else {
@@ -362,6 +372,8 @@ impl Board {
                 if theirs == 0 {
                     if mine == 2 {
                         set_bit(&mut self.open_windows[me], w, false);
+                    } else if mine == 3 {
+                        set_bit(&mut self.three_windows[me], w, false);
                     } else if mine == THREAT_STONES {
                         set_bit(&mut self.threat_windows[me], w, false);
                     } else if mine as usize == WINDOW {
@@ -369,6 +381,7 @@ impl Board {
                     }
                 } else if mine == 1 {
                     set_bit(&mut self.open_windows[them], w, theirs >= 2);
+                    set_bit(&mut self.three_windows[them], w, theirs >= 3);
                     set_bit(&mut self.threat_windows[them], w, theirs >= THREAT_STONES);
                 }
             }
@@ -610,6 +623,9 @@ mod tests {
         assert_eq!(b.keys, fresh.keys);
         assert_eq!(b.pattern_counts, fresh.pattern_counts);
         assert_eq!(b.window_stones, fresh.window_stones);
+        assert_eq!(b.open_windows, fresh.open_windows);
+        assert_eq!(b.three_windows, fresh.three_windows);
+        assert_eq!(b.threat_windows, fresh.threat_windows);
         for c in placed.into_iter().rev() {
             b.remove(c);
         }

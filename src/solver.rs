@@ -5,7 +5,7 @@
 //! The attacker wins when a turn leaves three or more threats, or a six is on the board.
 //! Every defender reply is tried; a line only counts when all of them lose.
 
-use crate::board::{Board, Color, windows_in};
+use crate::board::{Board, Color, WindowSet, windows_in};
 use crate::coord::{CELLS, Cell, Turn};
 use crate::geometry::GEOMETRY;
 use crate::threats::{blocks, threat_count, winning_cells};
@@ -135,7 +135,7 @@ impl Solver {
         if entry.key == key && entry.depth >= depth {
             return false;
         }
-        let mut attacks = ArrayVec::<(usize, Turn), MAX_ATTACKS>::new();
+        let mut attacks = AttackList::new();
         self.attacks(board, attacker, &mut attacks);
         for &(threats, turn) in &attacks {
             if threats >= 3 {
@@ -183,85 +183,90 @@ impl Solver {
         true
     }
 
-    /// Attacker turns that leave at least two threats and no defender threat.
-    fn attacks(
-        &mut self,
-        board: &mut Board,
-        attacker: Color,
-        out: &mut ArrayVec<(usize, Turn), MAX_ATTACKS>,
-    ) {
+    /// Attacker turns that leave at least two threats and no defender threat, most threats
+    /// first.
+    fn attacks(&mut self, board: &mut Board, attacker: Color, out: &mut AttackList) {
         let defender = attacker.other();
-        let g = &*GEOMETRY;
-        // Where the attacker's windows with two or more stones have room: a threat needs one
-        // of these cells, and a double threat two.
-        let mut candidate = [false; CELLS];
         let mut cells = ArrayVec::<Cell, CELLS>::new();
-        for w in windows_in(board.open_windows(attacker)) {
-            for &c in &g.window_cells[w] {
-                if board.is_empty(c) && !candidate[c.index()] {
-                    candidate[c.index()] = true;
-                    cells.push(c);
+        empty_cells_of(board, board.open_windows(attacker), &mut cells);
+        if board.has_threat_window(defender) {
+            // The defender threatens a six: one of our stones must stop it (both, if it
+            // takes two), and a double threat has to come with the block.
+            let block = blocks(board, defender);
+            if block.needed >= 2 {
+                for &(x, y) in &block.pairs {
+                    try_attack(board, attacker, Turn::two(x, y), out);
+                }
+            } else {
+                for &x in &block.singles {
+                    for &b in &cells {
+                        if b != x {
+                            try_attack(board, attacker, Turn::two(x.min(b), x.max(b)), out);
+                        }
+                    }
                 }
             }
-        }
-        // Against a defender threat the attacker must block it with one of its stones.
-        let must_block = board
-            .has_threat_window(defender)
-            .then(|| blocks(board, defender));
-        if let Some(b) = &must_block
-            && b.needed >= 2
-        {
-            // Both stones go to blocking; they rarely make two threats, but try.
-            for &(x, y) in &b.pairs {
-                self.try_attack(board, attacker, Turn::two(x, y), out);
-            }
-            return;
-        }
-        cells.sort_unstable();
-        for (i, &a) in cells.iter().enumerate() {
-            let a_blocks = must_block.as_ref().is_none_or(|b| b.singles.contains(&a));
-            board.place(a, attacker);
-            for &b in &cells[i + 1..] {
-                if !a_blocks && !must_block.as_ref().is_some_and(|m| m.singles.contains(&b)) {
-                    continue;
+        } else {
+            // A threat needs a stone in a window of at least three (after the first stone);
+            // a double threat's first stone lies in a window of at least two. The relation is
+            // symmetric, so each unordered pair is met with its smaller cell first.
+            let mut partners = ArrayVec::<Cell, CELLS>::new();
+            for &a in &cells {
+                board.place(a, attacker);
+                empty_cells_of(board, board.three_windows(attacker), &mut partners);
+                for &b in &partners {
+                    if b > a {
+                        try_attack(board, attacker, Turn::two(a, b), out);
+                    }
                 }
-                board.place(b, attacker);
-                let threats = if board.has_threat_window(defender) {
-                    0
-                } else {
-                    threat_count(board, attacker)
-                };
-                board.remove(b);
-                if threats >= 2 {
-                    push_best(out, threats, Turn::two(a, b));
-                }
+                board.remove(a);
             }
-            board.remove(a);
         }
         out.sort_by_key(|x| std::cmp::Reverse(x.0));
     }
+}
 
-    fn try_attack(
-        &mut self,
-        board: &mut Board,
-        attacker: Color,
-        turn: Turn,
-        out: &mut ArrayVec<(usize, Turn), MAX_ATTACKS>,
-    ) {
-        play(board, &turn, attacker);
-        let threats = if board.has_threat_window(attacker.other()) {
-            0
-        } else {
-            threat_count(board, attacker)
-        };
-        undo(board, &turn);
-        if threats >= 2 {
-            push_best(out, threats, turn);
+type AttackList = ArrayVec<(usize, Turn), MAX_ATTACKS>;
+
+/// The distinct empty cells of a set of windows, in cell order.
+fn empty_cells_of(board: &Board, windows: &WindowSet, out: &mut ArrayVec<Cell, CELLS>) {
+    let g = &*GEOMETRY;
+    let mut seen = [0u64; CELLS.div_ceil(64)];
+    out.clear();
+    for w in windows_in(windows) {
+        for &c in &g.window_cells[w] {
+            let (word, bit) = (c.index() / 64, 1u64 << (c.index() % 64));
+            if board.is_empty(c) && seen[word] & bit == 0 {
+                seen[word] |= bit;
+                out.push(c);
+            }
         }
+    }
+    out.sort_unstable();
+}
+
+/// Plays the rest of `turn` (its first stone may already stand) and keeps it if it leaves two
+/// or more threats and none for the defender.
+fn try_attack(board: &mut Board, attacker: Color, turn: Turn, out: &mut AttackList) {
+    let placed: ArrayVec<Cell, 2> = turn.cells().filter(|&c| board.is_empty(c)).collect();
+    for &c in &placed {
+        board.place(c, attacker);
+    }
+    let threats = if board.has_threat_window(attacker.other()) || !board.has_threat_window(attacker)
+    {
+        0
+    } else {
+        threat_count(board, attacker)
+    };
+    for &c in placed.iter().rev() {
+        board.remove(c);
+    }
+    if threats >= 2 {
+        push_best(out, threats, turn);
     }
 }
 
-fn push_best(out: &mut ArrayVec<(usize, Turn), MAX_ATTACKS>, threats: usize, turn: Turn) {
+fn push_best(out: &mut AttackList, threats: usize, turn: Turn) {
     if !out.is_full() {
         out.push((threats, turn));
     } else if let Some(worst) = out.iter_mut().min_by_key(|x| x.0)

@@ -160,3 +160,82 @@ mod tests {
         assert_eq!(threat_count(&b, Color::Black), 1);
     }
 }
+
+#[cfg(test)]
+mod brute_force {
+    use super::*;
+
+    /// Every set of at most two empty cells that hits all threat windows, by brute force.
+    fn hitting_sets(board: &Board, attacker: Color) -> (Vec<Cell>, Vec<(Cell, Cell)>) {
+        let windows: Vec<usize> = windows_in(board.threat_windows(attacker)).collect();
+        let empties: Vec<Cell> = Cell::all().filter(|&c| board.is_empty(c)).collect();
+        let hits = |cells: &[Cell]| {
+            windows
+                .iter()
+                .all(|&w| cells.iter().any(|&c| contains(w, c)))
+        };
+        let singles: Vec<Cell> = empties.iter().copied().filter(|&c| hits(&[c])).collect();
+        let mut pairs = Vec::new();
+        for (i, &a) in empties.iter().enumerate() {
+            for &b in &empties[i + 1..] {
+                if !singles.contains(&a) && !singles.contains(&b) && hits(&[a, b]) {
+                    pairs.push((a, b));
+                }
+            }
+        }
+        (singles, pairs)
+    }
+
+    #[test]
+    fn blocks_match_brute_force_on_random_boards() {
+        let mut x: u64 = 99;
+        let mut rand = move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let mut checked = 0;
+        for _ in 0..400 {
+            let mut b = Board::new();
+            // Dense stones in a small square make many overlapping threat windows.
+            let stones = 10 + rand(30);
+            for i in 0..stones {
+                let c = Cell::new(5 + rand(9), 5 + rand(9)).unwrap();
+                if b.is_empty(c) {
+                    b.place(
+                        c,
+                        if i % 3 == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        },
+                    );
+                }
+            }
+            if b.has_six(Color::Black) || !b.has_threat_window(Color::Black) {
+                continue;
+            }
+            let found = blocks(&b, Color::Black);
+            let (singles, pairs) = hitting_sets(&b, Color::Black);
+            let mut got_singles = found.singles.to_vec();
+            got_singles.sort();
+            assert_eq!(got_singles, singles, "\n{}", b.render());
+            let needed = if !singles.is_empty() {
+                1
+            } else if !pairs.is_empty() {
+                2
+            } else {
+                3
+            };
+            assert_eq!(found.needed, needed, "\n{}", b.render());
+            if needed == 2 {
+                let mut got = found.pairs.to_vec();
+                got.sort();
+                assert_eq!(got, pairs, "\n{}", b.render());
+            }
+            checked += 1;
+        }
+        assert!(checked > 50, "only {checked} boards had threats");
+    }
+}

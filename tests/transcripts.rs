@@ -356,6 +356,9 @@ struct Model {
     board: Board,
     me: Option<Color>,
     awaiting_colour: bool,
+    /// Stones were placed by hand since the game began: the next `move` is the side to
+    /// move's, and the engine takes the other colour.
+    set_up: bool,
     quit: bool,
     /// Bytes sent after the last line end.
     partial: Vec<u8>,
@@ -381,6 +384,7 @@ impl Model {
             board: Board::new(),
             me: None,
             awaiting_colour: false,
+            set_up: false,
             quit: false,
             partial: Vec::new(),
             pending: VecDeque::new(),
@@ -445,9 +449,12 @@ impl Model {
             Command::Colour(_) => {}
             Command::Move(turn) => {
                 let me = self.me?;
-                if self.board.side_to_move() == me || self.board.play_turn(&turn).is_err() {
+                let mover = self.board.side_to_move();
+                if (mover == me && !self.set_up) || self.board.play_turn(&turn).is_err() {
                     return None;
                 }
+                self.me = Some(mover.other());
+                self.set_up = false;
                 return (!self.board.is_over()).then_some(Owed::Move);
             }
             Command::End => {
@@ -460,10 +467,12 @@ impl Model {
                     for c in cells {
                         self.board.place(c, colour);
                     }
+                    self.set_up = true;
                 }
             }
             Command::Next if !self.board.is_over() => {
                 self.awaiting_colour = false;
+                self.set_up = false;
                 self.me = Some(self.board.side_to_move());
                 return Some(Owed::Move);
             }
@@ -481,6 +490,7 @@ impl Model {
         self.board = Board::new();
         self.me = Some(colour);
         self.awaiting_colour = false;
+        self.set_up = false;
         (colour == Color::Black).then_some(Owed::Move)
     }
 
