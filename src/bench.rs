@@ -30,6 +30,10 @@ pub fn position(turns: &str) -> Result<Board, String> {
 pub struct BenchResult {
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Time in the main search alone (without the threat solver).
+    pub search_time: Duration,
+    pub threat_nodes: u64,
+    pub threat_time: Duration,
     /// FNV-1a over each position's node count, best turn and score.
     pub signature: u64,
     pub lines: Vec<String>,
@@ -47,6 +51,9 @@ pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
     let mut out = BenchResult {
         nodes: 0,
         elapsed: Duration::ZERO,
+        search_time: Duration::ZERO,
+        threat_nodes: 0,
+        threat_time: Duration::ZERO,
         signature: 0xcbf2_9ce4_8422_2325,
         lines: vec![],
     };
@@ -63,15 +70,22 @@ pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
             r.best.second.map_or(999, |c| c.index() as u64),
         );
         fnv(&mut out.signature, r.score as u64);
+        fnv(&mut out.signature, r.threat_nodes);
+        let search_time = r.elapsed.saturating_sub(r.threat_time);
+        out.search_time += search_time;
+        out.threat_nodes += r.threat_nodes;
+        out.threat_time += r.threat_time;
         out.lines.push(format!(
-            "position {}: depth {} best {} score {} nodes {} time {:.3}s nps {:.0}",
+            "position {}: depth {} best {} score {} nodes {} nps {:.0} | threat nodes {} in {:.3}s | total {:.3}s",
             i + 1,
             r.depth,
             r.best,
             r.score,
             r.nodes,
+            r.nodes as f64 / search_time.as_secs_f64().max(1e-9),
+            r.threat_nodes,
+            r.threat_time.as_secs_f64(),
             r.elapsed.as_secs_f64(),
-            r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)
         ));
     }
     out
@@ -144,10 +158,13 @@ pub fn main(args: &[String]) -> ExitCode {
         println!("{line}");
     }
     println!(
-        "total: nodes {} time {:.3}s nps {:.0} signature {:016x}",
+        "total: nodes {} nps {:.0} | threat nodes {} in {:.3}s ({:.0}/s) | time {:.3}s | signature {:016x}",
         r.nodes,
+        r.nodes as f64 / r.search_time.as_secs_f64().max(1e-9),
+        r.threat_nodes,
+        r.threat_time.as_secs_f64(),
+        r.threat_nodes as f64 / r.threat_time.as_secs_f64().max(1e-9),
         r.elapsed.as_secs_f64(),
-        r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9),
         r.signature
     );
     println!(

@@ -245,6 +245,24 @@ fn quiet_pairs(
     sort_and_trim(out, width);
 }
 
+/// Adds turns pairing `cell` with the `partners` best cells for `me` beside it (re-scored
+/// with `cell` taken), unless already present: used to put stones where the opponent's
+/// threats start.
+pub fn add_pairs_through(board: &Board, me: Color, cell: Cell, partners: usize, out: &mut Pairs) {
+    if !board.is_empty(cell) {
+        return;
+    }
+    let mut ranked = ArrayVec::<(i32, Cell), CELLS>::new();
+    ranked_cells(board, me, &mut ranked, partners + 1);
+    let base = cell_score(board, cell, me);
+    for &(_, b) in ranked.iter().filter(|&&(_, b)| b != cell).take(partners) {
+        let turn = ordered(cell, b);
+        if !out.iter().any(|&(_, t)| t == turn) {
+            let _ = out.try_push((base + cell_score_after(board, b, me, cell), turn));
+        }
+    }
+}
+
 /// Every legal turn of the side to move is a candidate somewhere: used when asked for a
 /// guaranteed-legal fallback.
 pub fn any_legal_turn(board: &Board) -> Option<Turn> {

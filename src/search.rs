@@ -3,14 +3,14 @@
 
 use crate::board::{Board, Color};
 use crate::coord::Turn;
+use crate::defence::{self, Guard, Verified};
 use crate::eval::{WIN, WIN_BOUND, evaluate};
 use crate::pairs::{Pairs, Situation, any_legal_turn, generate};
-use crate::solver::{Solver, Verdict};
+use crate::solver::{SolveLimits, Solver, Verdict};
 use crate::tt::{Bound, Table};
 use crate::tunables::{
     MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_VCDT_DEPTH, ROOT_VCDT_NODES,
-    ROOT_VCDT_TIME_SHARE, SAFETY_CHECKED_TURNS, SAFETY_VCDT_DEPTH, SAFETY_VCDT_NODES,
-    VCDT_CACHE_ENTRIES,
+    ROOT_VCDT_TIME_SHARE, SAFETY_TIME_SHARE, VCDT_CACHE_ENTRIES,
 };
 use std::time::{Duration, Instant};
 
@@ -47,6 +47,9 @@ pub struct Report {
     pub depth: u8,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Threat-solver nodes, and the time they took (included in `elapsed`).
+    pub threat_nodes: u64,
+    pub threat_time: Duration,
 }
 
 pub struct Searcher {
@@ -121,24 +124,55 @@ impl Searcher {
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
+            threat_nodes: 0,
+            threat_time: Duration::ZERO,
         };
+        let solver_nodes = self.solver.total_nodes();
         match situation {
             Situation::Win => report.score = WIN,
             Situation::Lost => report.score = -WIN,
             _ if root.len() == 1 => {}
-            _ => {
-                if let Some(win) = self.own_vcdt(&board) {
-                    report.best = win;
-                    report.score = WIN_BOUND + 1;
-                } else {
-                    self.iterate(&mut board, &mut root, &mut report);
-                    report.best = self.safe_choice(&mut board, &root, report.best);
-                }
-            }
+            _ => self.think(&mut board, &mut root, situation, &mut report),
         }
         report.nodes = self.nodes;
         report.elapsed = self.start.elapsed();
+        report.threat_nodes = self.solver.total_nodes() - solver_nodes;
         report
+    }
+
+    /// A position with a choice: our own threat sequence first, then the opponent's kept out
+    /// of reach, then the main search over what survives.
+    fn think(
+        &mut self,
+        board: &mut Board,
+        root: &mut Pairs,
+        situation: Situation,
+        report: &mut Report,
+    ) {
+        let threats_began = Instant::now();
+        if let Some(win) = self.own_vcdt(board) {
+            report.best = win;
+            report.score = WIN_BOUND + 1;
+            report.threat_time = threats_began.elapsed();
+            return;
+        }
+        let share = self
+            .limits
+            .soft
+            .min(self.limits.hard)
+            .mul_f64(SAFETY_TIME_SHARE);
+        let deadline = Instant::now().checked_add(share);
+        let guard = defence::guard(&mut self.solver, board, root, situation, deadline);
+        report.threat_time = threats_began.elapsed();
+        report.best = root[0].1;
+        if root.len() > 1 {
+            self.iterate(board, root, report);
+        }
+        if let Guard::Checked(verified) = guard {
+            let checking_began = Instant::now();
+            report.best = self.safe_choice(board, root, &verified, report.best);
+            report.threat_time += checking_began.elapsed();
+        }
     }
 
     /// A win by continuous double threats for the side to move, if the solver finds one in
@@ -150,10 +184,8 @@ impl Searcher {
             .min(self.limits.hard)
             .mul_f64(ROOT_VCDT_TIME_SHARE);
         let deadline = self.start.checked_add(share);
-        match self
-            .solver
-            .solve(board, ROOT_VCDT_DEPTH, ROOT_VCDT_NODES, deadline)
-        {
+        let limits = SolveLimits::new(ROOT_VCDT_DEPTH, ROOT_VCDT_NODES, deadline);
+        match self.solver.solve(board, limits) {
             Verdict::Win(turn) if board.check_turn(&turn).is_ok() => {
                 log::debug!("VCDT win {turn} ({} solver nodes)", self.solver.nodes());
                 Some(turn)
@@ -162,26 +194,26 @@ impl Searcher {
         }
     }
 
-    /// The search's choice, unless it lets the opponent win by continuous double threats:
-    /// then the best-ordered root turn that does not (if any does not, within the time).
-    fn safe_choice(&mut self, board: &mut Board, root: &Pairs, chosen: Turn) -> Turn {
-        let me = board.side_to_move();
+    /// The search's choice, unless it is unverified and lets the opponent win by
+    /// continuous double threats: then the first root turn that does not.
+    fn safe_choice(
+        &mut self,
+        board: &mut Board,
+        root: &Pairs,
+        verified: &Verified,
+        chosen: Turn,
+    ) -> Turn {
         let deadline = self.start.checked_add(self.limits.hard);
         let candidates =
             std::iter::once(chosen).chain(root.iter().map(|&(_, t)| t).filter(|&t| t != chosen));
-        for turn in candidates.take(SAFETY_CHECKED_TURNS) {
-            play(board, &turn, me);
-            let verdict = if board.has_six(me) {
-                Verdict::NoWin
-            } else {
-                self.solver
-                    .solve(board, SAFETY_VCDT_DEPTH, SAFETY_VCDT_NODES, deadline)
-            };
-            undo(board, &turn);
-            match verdict {
-                Verdict::Win(reply) => log::debug!("{turn} loses to a VCDT starting {reply}"),
-                // Unknown: out of time or nodes; keep this turn rather than guess further.
-                Verdict::NoWin | Verdict::Unknown => return turn,
+        for turn in candidates {
+            if verified.contains(&turn) {
+                return turn;
+            }
+            match defence::loses_to_vcdt(&mut self.solver, board, &turn, deadline) {
+                Some(true) => log::debug!("{turn} loses to a VCDT"),
+                // Safe, or out of time to know: stop looking.
+                Some(false) | None => return turn,
             }
         }
         chosen

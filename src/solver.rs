@@ -5,10 +5,10 @@
 //! The attacker wins when a turn leaves three or more threats, or a six is on the board.
 //! Every defender reply is tried; a line only counts when all of them lose.
 
-use crate::board::{Board, Color, WindowSet, windows_in};
 use crate::coord::{CELLS, Cell, Turn};
-use crate::geometry::GEOMETRY;
-use crate::threats::{blocks, threat_count, winning_cells};
+use crate::geometry::{GEOMETRY, WINDOW};
+use crate::stones::{Color, Stones, WindowSet, windows_in};
+use crate::threats::{blocks, stones_to_stop, threat_windows, winning_cells};
 use arrayvec::ArrayVec;
 use std::time::Instant;
 
@@ -25,10 +25,35 @@ struct Failed {
 pub struct Solver {
     failed: Vec<Failed>,
     nodes: u64,
+    /// Nodes over the solver's whole life, for reports.
+    total_nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
 }
+
+/// How far and how long a solve may look.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveLimits {
+    /// Attacker turns.
+    pub depth: u8,
+    /// Attacker nodes.
+    pub nodes: u64,
+    pub deadline: Option<Instant>,
+}
+
+impl SolveLimits {
+    pub fn new(depth: u8, nodes: u64, deadline: Option<Instant>) -> SolveLimits {
+        SolveLimits {
+            depth,
+            nodes,
+            deadline,
+        }
+    }
+}
+
+/// Cache keys of the two attackers differ: the same stones are a different question.
+const ATTACKER_SALT: [u64; 2] = [0, 0x5bd1_e995_8f3c_a7e1];
 
 /// What a solve found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,13 +66,13 @@ pub enum Verdict {
     Unknown,
 }
 
-fn play(board: &mut Board, turn: &Turn, color: Color) {
+fn play(board: &mut Stones, turn: &Turn, color: Color) {
     for c in turn.cells() {
         board.place(c, color);
     }
 }
 
-fn undo(board: &mut Board, turn: &Turn) {
+fn undo(board: &mut Stones, turn: &Turn) {
     for c in turn.cells() {
         board.remove(c);
     }
@@ -59,31 +84,36 @@ impl Solver {
         Solver {
             failed: vec![Failed::default(); cache_entries.max(1)],
             nodes: 0,
+            total_nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
         }
     }
 
+    /// Attacker nodes of the last solve.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
-    /// Looks for a VCDT of the side to move within `depth` of its turns, `node_limit`
-    /// attacker nodes and the deadline.
-    pub fn solve(
-        &mut self,
-        board: &Board,
-        depth: u8,
-        node_limit: u64,
-        deadline: Option<Instant>,
-    ) -> Verdict {
+    pub fn total_nodes(&self) -> u64 {
+        self.total_nodes
+    }
+
+    /// Looks for a VCDT of the side to move within the limits.
+    pub fn solve(&mut self, board: &Stones, limits: SolveLimits) -> Verdict {
+        self.solve_for(board, board.side_to_move(), limits)
+    }
+
+    /// Looks for a VCDT of `attacker` as if it were to move (a "null move" by the other side
+    /// when it is not): what the opponent threatens.
+    pub fn solve_for(&mut self, board: &Stones, attacker: Color, limits: SolveLimits) -> Verdict {
         self.nodes = 0;
-        self.node_limit = node_limit;
-        self.deadline = deadline;
+        self.node_limit = limits.nodes;
+        self.deadline = limits.deadline;
         self.aborted = false;
         let mut b = board.clone();
-        let attacker = b.side_to_move();
+        let depth = limits.depth;
         let mut best = None;
         let won = self.attack(&mut b, attacker, depth, &mut best);
         match (won, best) {
@@ -110,7 +140,7 @@ impl Solver {
     /// Whether `attacker`, to move, wins by continuous double threats within `depth` turns.
     fn attack(
         &mut self,
-        board: &mut Board,
+        board: &mut Stones,
         attacker: Color,
         depth: u8,
         first: &mut Option<Turn>,
@@ -129,7 +159,8 @@ impl Solver {
             return false;
         }
         self.nodes += 1;
-        let key = board.hash();
+        self.total_nodes += 1;
+        let key = board.hash() ^ ATTACKER_SALT[attacker.index()];
         let slot = self.slot(key);
         let entry = self.failed[slot];
         if entry.key == key && entry.depth >= depth {
@@ -160,7 +191,7 @@ impl Solver {
     }
 
     /// The defender to move must stop two threats: true when every blocking pair loses.
-    fn defend(&mut self, board: &mut Board, attacker: Color, depth: u8) -> bool {
+    fn defend(&mut self, board: &mut Stones, attacker: Color, depth: u8) -> bool {
         let defender = attacker.other();
         let replies = blocks(board, attacker);
         if replies.needed >= 3 {
@@ -185,42 +216,38 @@ impl Solver {
 
     /// Attacker turns that leave at least two threats and no defender threat, most threats
     /// first.
-    fn attacks(&mut self, board: &mut Board, attacker: Color, out: &mut AttackList) {
+    fn attacks(&mut self, board: &mut Stones, attacker: Color, out: &mut AttackList) {
         let defender = attacker.other();
         let mut cells = ArrayVec::<Cell, CELLS>::new();
-        empty_cells_of(board, board.open_windows(attacker), &mut cells);
         if board.has_threat_window(defender) {
             // The defender threatens a six: one of our stones must stop it (both, if it
-            // takes two), and a double threat has to come with the block.
+            // takes two), and the double threat has to come with the block.
             let block = blocks(board, defender);
             if block.needed >= 2 {
                 for &(x, y) in &block.pairs {
-                    try_attack(board, attacker, Turn::two(x, y), out);
+                    board.place(x, attacker);
+                    with_first_stone(board, attacker, x, &[y], out);
+                    board.remove(x);
                 }
-            } else {
-                for &x in &block.singles {
-                    for &b in &cells {
-                        if b != x {
-                            try_attack(board, attacker, Turn::two(x.min(b), x.max(b)), out);
-                        }
-                    }
-                }
+                out.sort_by_key(|x| std::cmp::Reverse(x.0));
+                return;
             }
+            cells.extend(block.singles.iter().copied());
         } else {
-            // A threat needs a stone in a window of at least three (after the first stone);
-            // a double threat's first stone lies in a window of at least two. The relation is
-            // symmetric, so each unordered pair is met with its smaller cell first.
-            let mut partners = ArrayVec::<Cell, CELLS>::new();
-            for &a in &cells {
-                board.place(a, attacker);
-                empty_cells_of(board, board.three_windows(attacker), &mut partners);
-                for &b in &partners {
-                    if b > a {
-                        try_attack(board, attacker, Turn::two(a, b), out);
-                    }
-                }
-                board.remove(a);
-            }
+            // A double threat's first stone lies in a window of two or more stones.
+            empty_cells_of(board, board.open_windows(attacker), &mut cells);
+        }
+        let free_first = !board.has_threat_window(defender);
+        let mut partners = ArrayVec::<Cell, CELLS>::new();
+        for &a in &cells {
+            board.place(a, attacker);
+            // A threat needs a stone in a window of three or more (after the first stone).
+            empty_cells_of(board, board.three_windows(attacker), &mut partners);
+            // Without a block to make, pairs of two free stones are symmetric: each is met
+            // from its smaller cell.
+            partners.retain(|b| !free_first || *b > a);
+            with_first_stone(board, attacker, a, &partners, out);
+            board.remove(a);
         }
         out.sort_by_key(|x| std::cmp::Reverse(x.0));
     }
@@ -228,8 +255,63 @@ impl Solver {
 
 type AttackList = ArrayVec<(usize, Turn), MAX_ATTACKS>;
 
+/// With the attacker's first stone `a` on the board, keeps the partners `b` that make the
+/// turn a double threat. Counted without placing `b`: its threats are the windows of three
+/// it joins, and the defender's threats must all run through it.
+fn with_first_stone(
+    board: &Stones,
+    attacker: Color,
+    a: Cell,
+    partners: &[Cell],
+    out: &mut AttackList,
+) {
+    let defender = attacker.other();
+    let (Some(standing), Some(defender_threats)) = (
+        threat_windows(board, attacker),
+        threat_windows(board, defender),
+    ) else {
+        return;
+    };
+    let g = &*GEOMETRY;
+    for &b in partners {
+        if !defender_threats
+            .iter()
+            .all(|&w| g.window_cells[w as usize].contains(&b))
+        {
+            continue;
+        }
+        let mut windows = standing.clone();
+        let mut six = false;
+        for &w in g.windows_of(b) {
+            let [own, opp] = ordered_counts(board.window_stones(w as usize), attacker);
+            if opp == 0 {
+                six |= own as usize == WINDOW - 1;
+                if own == 3 && windows.try_push(w).is_err() {
+                    break;
+                }
+            }
+        }
+        let threats = if six {
+            3
+        } else {
+            stones_to_stop(board, &windows, Some(b))
+        };
+        if threats >= 2 {
+            push_best(out, threats, Turn::two(a.min(b), a.max(b)));
+        }
+    }
+}
+
+/// A window's stone counts as (attacker's, defender's).
+fn ordered_counts(counts: [u8; 2], attacker: Color) -> [u8; 2] {
+    match attacker {
+        Color::Black => counts,
+        Color::White => [counts[1], counts[0]],
+    }
+}
+
 /// The distinct empty cells of a set of windows, in cell order.
-fn empty_cells_of(board: &Board, windows: &WindowSet, out: &mut ArrayVec<Cell, CELLS>) {
+fn empty_cells_of(board: &Stones, windows: &WindowSet, out: &mut ArrayVec<Cell, CELLS>) {
     let g = &*GEOMETRY;
     let mut seen = [0u64; CELLS.div_ceil(64)];
     out.clear();
@@ -245,27 +327,6 @@ fn empty_cells_of(board: &Board, windows: &WindowSet, out: &mut ArrayVec<Cell, C
     out.sort_unstable();
 }
 
-/// Plays the rest of `turn` (its first stone may already stand) and keeps it if it leaves two
-/// or more threats and none for the defender.
-fn try_attack(board: &mut Board, attacker: Color, turn: Turn, out: &mut AttackList) {
-    let placed: ArrayVec<Cell, 2> = turn.cells().filter(|&c| board.is_empty(c)).collect();
-    for &c in &placed {
-        board.place(c, attacker);
-    }
-    let threats = if board.has_threat_window(attacker.other()) || !board.has_threat_window(attacker)
-    {
-        0
-    } else {
-        threat_count(board, attacker)
-    };
-    for &c in placed.iter().rev() {
-        board.remove(c);
-    }
-    if threats >= 2 {
-        push_best(out, threats, turn);
-    }
-}
-
 fn push_best(out: &mut AttackList, threats: usize, turn: Turn) {
     if !out.is_full() {
         out.push((threats, turn));
@@ -279,6 +340,7 @@ fn push_best(out: &mut AttackList, threats: usize, turn: Turn) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
 
     fn play_all(moves: &[&str]) -> Board {
         let mut b = Board::new();
@@ -292,7 +354,8 @@ mod tests {
     fn verify_win(board: &Board, depth: u8) {
         let mut solver = Solver::new(1 << 12);
         let attacker = board.side_to_move();
-        let Verdict::Win(turn) = solver.solve(board, depth, 1_000_000, None) else {
+        let Verdict::Win(turn) = solver.solve(board, SolveLimits::new(depth, 1_000_000, None))
+        else {
             panic!("no VCDT found");
         };
         let mut b = board.clone();
@@ -323,7 +386,7 @@ mod tests {
     fn a_lone_pair_has_no_vcdt() {
         let b = play_all(&["JJ", "AACB", "JKSS"]);
         assert_eq!(
-            Solver::new(1024).solve(&b, 4, 100_000, None),
+            Solver::new(1024).solve(&b, SolveLimits::new(4, 100_000, None)),
             Verdict::NoWin
         );
     }
@@ -334,7 +397,7 @@ mod tests {
         // against every defence by `verify_win`.
         let b = play_all(&["JJ", "AACB", "KJJK", "SSQR", "LJJL", "ASCR"]);
         let mut solver = Solver::new(1 << 14);
-        match solver.solve(&b, 4, 2_000_000, None) {
+        match solver.solve(&b, SolveLimits::new(4, 2_000_000, None)) {
             Verdict::Win(_) => verify_win(&b, 4),
             v => panic!("expected a win, got {v:?} after {} nodes", solver.nodes()),
         }

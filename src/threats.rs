@@ -3,9 +3,9 @@
 //! window holding at least four of the colour's stones and none of the opponent's).
 //! A turn places two stones, so three threats cannot be stopped.
 
-use crate::board::{Board, Color, windows_in};
 use crate::coord::Cell;
 use crate::geometry::{GEOMETRY, WINDOW};
+use crate::stones::{Color, Stones, windows_in};
 use arrayvec::ArrayVec;
 
 /// More threat windows than this and the defender is lost anyway (no two cells hit them all
@@ -23,7 +23,7 @@ pub struct Blocks {
     pub pairs: ArrayVec<(Cell, Cell), 36>,
 }
 
-fn empties(board: &Board, w: usize) -> impl Iterator<Item = Cell> + '_ {
+fn empties(board: &Stones, w: usize) -> impl Iterator<Item = Cell> + '_ {
     GEOMETRY.window_cells[w]
         .iter()
         .copied()
@@ -35,7 +35,7 @@ fn contains(w: usize, c: Cell) -> bool {
 }
 
 /// The threat windows of `attacker`, up to `MAX_TRACKED` (`None` when there are more).
-fn threat_list(board: &Board, attacker: Color) -> Option<ArrayVec<usize, MAX_TRACKED>> {
+fn threat_list(board: &Stones, attacker: Color) -> Option<ArrayVec<usize, MAX_TRACKED>> {
     let mut list = ArrayVec::new();
     for w in windows_in(board.threat_windows(attacker)) {
         list.try_push(w).ok()?;
@@ -44,7 +44,7 @@ fn threat_list(board: &Board, attacker: Color) -> Option<ArrayVec<usize, MAX_TRA
 }
 
 /// How the defender can stop `attacker`'s threats.
-pub fn blocks(board: &Board, attacker: Color) -> Blocks {
+pub fn blocks(board: &Stones, attacker: Color) -> Blocks {
     let mut out = Blocks::default();
     let Some(list) = threat_list(board, attacker) else {
         out.needed = 3;
@@ -84,17 +84,65 @@ pub fn blocks(board: &Board, attacker: Color) -> Blocks {
     out
 }
 
+/// A short list of windows, by index.
+pub type WindowList = ArrayVec<u16, MAX_TRACKED>;
+
+/// The threat windows of `attacker`; `None` when there are more than a list holds.
+pub fn threat_windows(board: &Stones, attacker: Color) -> Option<WindowList> {
+    let mut list = WindowList::new();
+    for w in windows_in(board.threat_windows(attacker)) {
+        list.try_push(w as u16).ok()?;
+    }
+    Some(list)
+}
+
+/// Fewest empty cells, `taken` excepted, that hit every window of `windows`: 0, 1, 2, or 3
+/// meaning three or more. `taken` lets a caller count as if a stone already stood there.
+pub fn stones_to_stop(board: &Stones, windows: &[u16], taken: Option<Cell>) -> usize {
+    let Some(&first) = windows.first() else {
+        return 0;
+    };
+    let free = |c: Cell| board.is_empty(c) && Some(c) != taken;
+    let mut fewest = 3;
+    // Every blocking set holds a cell of the first window.
+    for &x in GEOMETRY.window_cells[first as usize]
+        .iter()
+        .filter(|&&c| free(c))
+    {
+        let Some(&missed) = windows.iter().find(|&&w| !contains(w as usize, x)) else {
+            return 1;
+        };
+        let second = GEOMETRY.window_cells[missed as usize]
+            .iter()
+            .filter(|&&c| free(c));
+        if fewest > 2 {
+            for &y in second {
+                if windows
+                    .iter()
+                    .all(|&w| contains(w as usize, x) || contains(w as usize, y))
+                {
+                    fewest = 2;
+                    break;
+                }
+            }
+        }
+    }
+    fewest
+}
+
 /// Number of threats `attacker` has, capped at 3.
-pub fn threat_count(board: &Board, attacker: Color) -> usize {
+pub fn threat_count(board: &Stones, attacker: Color) -> usize {
     if !board.has_threat_window(attacker) {
-        0
-    } else {
-        blocks(board, attacker).needed
+        return 0;
+    }
+    match threat_windows(board, attacker) {
+        Some(list) => stones_to_stop(board, &list, None),
+        None => 3,
     }
 }
 
 /// A turn that completes a six for `color`, if it has one: the empty cells of a threat window.
-pub fn winning_cells(board: &Board, color: Color) -> Option<ArrayVec<Cell, 2>> {
+pub fn winning_cells(board: &Stones, color: Color) -> Option<ArrayVec<Cell, 2>> {
     let w = windows_in(board.threat_windows(color)).next()?;
     Some(empties(board, w).collect())
 }
@@ -102,6 +150,7 @@ pub fn winning_cells(board: &Board, color: Color) -> Option<ArrayVec<Cell, 2>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
     use crate::coord::parse_cell;
 
     fn board(black: &[&str], white: &[&str]) -> Board {
@@ -164,9 +213,10 @@ mod tests {
 #[cfg(test)]
 mod brute_force {
     use super::*;
+    use crate::board::Board;
 
     /// Every set of at most two empty cells that hits all threat windows, by brute force.
-    fn hitting_sets(board: &Board, attacker: Color) -> (Vec<Cell>, Vec<(Cell, Cell)>) {
+    fn hitting_sets(board: &Stones, attacker: Color) -> (Vec<Cell>, Vec<(Cell, Cell)>) {
         let windows: Vec<usize> = windows_in(board.threat_windows(attacker)).collect();
         let empties: Vec<Cell> = Cell::all().filter(|&c| board.is_empty(c)).collect();
         let hits = |cells: &[Cell]| {

@@ -38,9 +38,14 @@ pub const ROOT_VCDT_DEPTH: u8 = 8;
 pub const ROOT_VCDT_NODES: u64 = 200_000;
 /// Share of the soft time limit spent looking for our own VCDT before the main search.
 pub const ROOT_VCDT_TIME_SHARE: f64 = 0.2;
-/// Root candidates checked, best first, for an opponent VCDT they would allow.
-pub const SAFETY_CHECKED_TURNS: usize = 10;
+/// The opponent's VCDT after one of our root turns: depth and nodes per check.
 pub const SAFETY_VCDT_DEPTH: u8 = 6;
-pub const SAFETY_VCDT_NODES: u64 = 20_000;
+pub const SAFETY_VCDT_NODES: u64 = 5_000;
+/// The opponent's VCDT if it had the move now: nodes for that one question.
+pub const NULL_MOVE_VCDT_NODES: u64 = 50_000;
+/// Share of the soft time limit spent checking root turns against opponent VCDTs.
+pub const SAFETY_TIME_SHARE: f64 = 0.3;
+/// Partners paired with each cell where the opponent's threat sequence would start.
+pub const COUNTER_PARTNERS: usize = 8;
 /// Entries in the solver's cache of positions shown not to be wins.
 pub const VCDT_CACHE_ENTRIES: usize = 1 << 16;

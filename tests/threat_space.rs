@@ -1,0 +1,159 @@
+//! Threat-space play on positions from real games (`shared/records`): the solver's wins
+//! checked against every defence by brute force, the engine converting a win against the
+//! greedy player, and the engine finding the few turns that survive an opponent's threats.
+
+use connect6::baselines::GreedyPlayer;
+use connect6::bench::position;
+use connect6::board::{Board, Color, windows_in};
+use connect6::coord::{Cell, Turn};
+use connect6::geometry::GEOMETRY;
+use connect6::search::{Limits, Searcher};
+use connect6::session::Player;
+use connect6::solver::{SolveLimits, Solver, Verdict};
+use std::time::Duration;
+
+/// Positions where the side to move wins by continuous double threats.
+const VCDT_WINS: [&str; 3] = [
+    "JJ HJHI IKHL GMHK KIKK LHHH HGKJ KHJI KLJL",
+    "MH MILH OINJ MKLJ NHNL",
+    "JJ IJKJ JKJI JLJH IIKK HHLK LLNN MMGI IKHK GKLH KHGJ",
+];
+
+/// Positions where most candidate turns let the opponent win by double threats.
+const FEW_SURVIVE: [&str; 2] = [
+    "JJ HJHI IKHL GMHK KIKK LHHH HGKJ",
+    "MH MGNI MJNJ LHKI JJOI LJMK JHLI JKJG OLKK NKII OKOJ OMOG NLPJ QJMM QLPL MLRL RNQM MISO \
+     PMPK PNPI SGNF QING LGOH LMMN MPKL KNLN ONJO NOKM JMIN HOMO HMGL KPFK",
+];
+
+/// Every set of at most two empty cells hitting all of `attacker`'s threat windows, found
+/// by brute force over the windows' cells (a blocker elsewhere blocks nothing).
+fn blocking_sets(board: &Board, attacker: Color) -> Vec<Vec<Cell>> {
+    let g = &*GEOMETRY;
+    let windows: Vec<usize> = windows_in(board.threat_windows(attacker)).collect();
+    let mut cells: Vec<Cell> = windows
+        .iter()
+        .flat_map(|&w| g.window_cells[w].iter().copied())
+        .filter(|&c| board.is_empty(c))
+        .collect();
+    cells.sort();
+    cells.dedup();
+    let hits = |set: &[Cell]| {
+        windows
+            .iter()
+            .all(|&w| set.iter().any(|c| g.window_cells[w].contains(c)))
+    };
+    let mut sets = Vec::new();
+    for (i, &a) in cells.iter().enumerate() {
+        if hits(&[a]) {
+            sets.push(vec![a]);
+        }
+        for &b in &cells[i + 1..] {
+            if hits(&[a, b]) {
+                sets.push(vec![a, b]);
+            }
+        }
+    }
+    sets
+}
+
+/// The attacker (to move) wins by double threats within `depth` turns against every
+/// defence: each defender reply is every blocking set, by brute force.
+fn wins_against_every_defence(board: &Board, depth: u8, solver: &mut Solver) -> bool {
+    let attacker = board.side_to_move();
+    let Verdict::Win(turn) = solver.solve(board, SolveLimits::new(depth, 2_000_000, None)) else {
+        return false;
+    };
+    let mut b = board.clone();
+    b.play_turn(&turn).expect("the solver's turn is legal");
+    if b.has_six(attacker) {
+        return true;
+    }
+    assert!(
+        !b.has_threat_window(attacker.other()),
+        "{turn} leaves the defender a six"
+    );
+    let defences = blocking_sets(&b, attacker);
+    assert!(
+        defences.iter().all(|d| d.len() == 2),
+        "{turn} makes fewer than two threats"
+    );
+    defences.iter().all(|d| {
+        let mut after = b.clone();
+        after
+            .play_turn(&Turn::two(d[0], d[1]))
+            .expect("legal defence");
+        !after.has_six(attacker.other()) && wins_against_every_defence(&after, depth - 1, solver)
+    })
+}
+
+#[test]
+fn solver_wins_hold_against_every_defence() {
+    for p in VCDT_WINS {
+        let board = position(p).unwrap();
+        let mut solver = Solver::new(1 << 16);
+        assert!(
+            wins_against_every_defence(&board, 6, &mut solver),
+            "no sound VCDT in {p}"
+        );
+    }
+}
+
+#[test]
+fn solver_finds_nothing_where_there_is_nothing() {
+    // The opening position: no threats anywhere near.
+    let board = position("JJ KJKK IIHH").unwrap();
+    let verdict = Solver::new(1 << 12).solve(&board, SolveLimits::new(6, 100_000, None));
+    assert_eq!(verdict, Verdict::NoWin);
+}
+
+fn engine_limits(seconds: f64) -> Limits {
+    let t = Duration::from_secs_f64(seconds);
+    Limits {
+        max_depth: 40,
+        soft: t / 2,
+        hard: t,
+        nodes: None,
+    }
+}
+
+#[test]
+fn engine_converts_a_vcdt_against_the_greedy_player() {
+    for p in VCDT_WINS {
+        let mut board = position(p).unwrap();
+        let attacker = board.side_to_move();
+        let mut engine = Searcher::new(16);
+        let mut greedy = GreedyPlayer;
+        for _ in 0..12 {
+            let turn = engine.search(&board, engine_limits(1.0)).best;
+            board.play_turn(&turn).unwrap();
+            if board.is_over() {
+                break;
+            }
+            let reply = greedy.choose(&board);
+            board.play_turn(&reply).unwrap();
+            assert!(!board.is_over(), "the defender won in {p}");
+        }
+        assert_eq!(
+            board.winner(),
+            Some(attacker),
+            "no six after 12 turns from {p}\n{}",
+            board.render()
+        );
+    }
+}
+
+#[test]
+fn engine_finds_a_turn_that_survives() {
+    for p in FEW_SURVIVE {
+        let board = position(p).unwrap();
+        let turn = Searcher::new(16).search(&board, engine_limits(2.0)).best;
+        let mut after = board.clone();
+        after.play_turn(&turn).unwrap();
+        let verdict = Solver::new(1 << 16).solve(&after, SolveLimits::new(6, 200_000, None));
+        assert!(
+            !matches!(verdict, Verdict::Win(_)),
+            "{turn} loses to a VCDT in {p}"
+        );
+    }
+}
