@@ -113,14 +113,21 @@ impl Solver {
         self.deadline = limits.deadline;
         self.aborted = false;
         let mut b = board.clone();
-        let depth = limits.depth;
-        let mut best = None;
-        let won = self.attack(&mut b, attacker, depth, &mut best);
-        match (won, best) {
-            (true, Some(t)) => Verdict::Win(t),
-            _ if self.aborted => Verdict::Unknown,
-            _ => Verdict::NoWin,
+        // Deepening: short sequences are cheap and common; a fixed deep search would wander
+        // down long hopeless lines first. Failures cached at one depth answer the next only
+        // where they were searched as deep.
+        for depth in 1..=limits.depth {
+            let mut best = None;
+            if self.attack(&mut b, attacker, depth, &mut best)
+                && let Some(t) = best
+            {
+                return Verdict::Win(t);
+            }
+            if self.aborted {
+                return Verdict::Unknown;
+            }
         }
+        Verdict::NoWin
     }
 
     fn out_of_budget(&mut self) -> bool {
