@@ -11,7 +11,10 @@ use crate::coord::{CELLS, Cell, Turn};
 use crate::geometry::{GEOMETRY, REACH, slot};
 use crate::patterns::{POW3, pattern};
 use crate::threats::{blocks, winning_cells};
-use crate::tunables::{ATTACK, DEFENCE, FIRST_STONES, FREE_STONES_WITH_BLOCK, SECOND_STONES};
+use crate::tunables::{
+    ATTACK, DEFENCE, FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES,
+    NARROW_SECOND_STONES, NARROW_WIDTH, SECOND_STONES,
+};
 use arrayvec::ArrayVec;
 
 /// Cells next to a first stone offered as its partner: two each way along four lines.
@@ -194,13 +197,24 @@ fn push_unique(out: &mut Pairs, score: i32, turn: Turn) {
     }
 }
 
+/// Best score first, ties by cells: a total order, so generation is deterministic.
+fn by_score(a: &(i32, Turn), b: &(i32, Turn)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0)
+        .then(a.1.first.cmp(&b.1.first))
+        .then(a.1.second.cmp(&b.1.second))
+}
+
+/// Keeps the `width` best pairs, sorted.
 fn sort_and_trim(out: &mut Pairs, width: usize) {
-    out.sort_unstable_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then(a.1.first.cmp(&b.1.first))
-            .then(a.1.second.cmp(&b.1.second))
-    });
-    out.truncate(width);
+    if width == 0 {
+        out.clear();
+        return;
+    }
+    if out.len() > width {
+        out.select_nth_unstable_by(width - 1, by_score);
+        out.truncate(width);
+    }
+    out.sort_unstable_by(by_score);
 }
 
 fn quiet_pairs(
@@ -210,9 +224,17 @@ fn quiet_pairs(
     out: &mut Pairs,
     width: usize,
 ) {
-    ranked_cells(board, me, ranked, FIRST_STONES.max(SECOND_STONES));
-    let firsts = FIRST_STONES.min(ranked.len());
-    let seconds = SECOND_STONES.min(ranked.len());
+    // A narrow request is served from the best-ranked cells: pairs of lower-ranked stones
+    // would not make its cut anyway.
+    let narrow = width <= NARROW_WIDTH;
+    let (firsts, seconds) = if narrow {
+        (NARROW_FIRST_STONES, NARROW_SECOND_STONES)
+    } else {
+        (FIRST_STONES, SECOND_STONES)
+    };
+    ranked_cells(board, me, ranked, firsts.max(seconds));
+    let firsts = firsts.min(ranked.len());
+    let seconds = seconds.min(ranked.len());
     let g = &*GEOMETRY;
     for i in 0..firsts {
         let (sa, a) = ranked[i];

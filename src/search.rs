@@ -9,8 +9,8 @@ use crate::pairs::{Pairs, Situation, any_legal_turn, generate};
 use crate::solver::{SolveLimits, Solver, Verdict};
 use crate::tt::{Bound, Table};
 use crate::tunables::{
-    MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_VCDT_DEPTH, ROOT_VCDT_NODES,
-    ROOT_VCDT_TIME_SHARE, SAFETY_TIME_SHARE, VCDT_CACHE_ENTRIES,
+    FRONTIER_PAIRS, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_VCDT_DEPTH,
+    ROOT_VCDT_NODES, ROOT_VCDT_TIME_SHARE, SAFETY_TIME_SHARE, VCDT_CACHE_ENTRIES,
 };
 use std::time::{Duration, Instant};
 
@@ -335,18 +335,43 @@ impl Searcher {
                 }
             }
         }
-        let mut moves = Pairs::new();
-        match generate(board, &mut moves, MAX_PAIRS) {
-            Situation::Win => return WIN - ply as i32,
-            Situation::Lost => return -(WIN - ply as i32 - 1),
-            Situation::Forced | Situation::Quiet => {}
-        }
-        self.order(&mut moves, tt_turn, ply);
-
         let original_alpha = alpha;
         let mut best = -WIN - 1;
         let mut best_turn = None;
-        for (i, &(_, turn)) in moves.iter().enumerate() {
+        // The table's turn is tried before generating the rest: a cutoff from it saves the
+        // generator's work altogether.
+        let tt_turn = tt_turn.filter(|t| board.check_turn(t).is_ok());
+        let mut moves = Pairs::new();
+        moves.extend(tt_turn.map(|t| (0, t)));
+        let mut generated = false;
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                let width = if depth <= 1 {
+                    FRONTIER_PAIRS
+                } else {
+                    MAX_PAIRS
+                };
+                let first = moves.pop();
+                match generate(board, &mut moves, width) {
+                    Situation::Win => return WIN - ply as i32,
+                    Situation::Lost => return -(WIN - ply as i32 - 1),
+                    Situation::Forced | Situation::Quiet => {}
+                }
+                if let Some(done) = first {
+                    moves.retain(|(_, t)| *t != done.1);
+                    moves.insert(0, done);
+                }
+                self.order(&mut moves, i, ply);
+                if i == moves.len() {
+                    break;
+                }
+            }
+            let turn = moves[i].1;
             play(board, &turn, me);
             let score = if i == 0 {
                 -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
@@ -361,6 +386,7 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
+            i += 1;
             if score > best {
                 best = score;
                 best_turn = Some(turn);
@@ -390,12 +416,11 @@ impl Searcher {
         best
     }
 
-    /// Table turn first, then this ply's killers, then the generator's order.
-    fn order(&self, moves: &mut Pairs, tt_turn: Option<Turn>, ply: usize) {
-        let mut front = 0;
-        let preferred = std::iter::once(tt_turn).chain(self.killers[ply].iter().copied());
-        for t in preferred.flatten() {
-            if let Some(i) = moves[front..].iter().position(|&(_, m)| m == t) {
+    /// This ply's killers first among the turns from `from` on, then the generator's order.
+    fn order(&self, moves: &mut Pairs, from: usize, ply: usize) {
+        let mut front = from;
+        for t in self.killers[ply].iter().flatten() {
+            if let Some(i) = moves[front..].iter().position(|(_, m)| m == t) {
                 moves[front..=front + i].rotate_right(1);
                 front += 1;
             }

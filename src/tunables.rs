@@ -20,8 +20,15 @@ pub const DEFENCE: [i32; PATTERN_COUNT] = [0, 4, 20, 14, 90, 60, 160, 70, 180, 5
 pub const FIRST_STONES: usize = 12;
 /// Candidate second stones paired with each first stone.
 pub const SECOND_STONES: usize = 16;
+/// Requests for at most `NARROW_WIDTH` pairs draw on fewer cells.
+pub const NARROW_WIDTH: usize = 20;
+pub const NARROW_FIRST_STONES: usize = 8;
+pub const NARROW_SECOND_STONES: usize = 12;
 /// Pairs searched at a node after ordering (the rest are pruned).
 pub const MAX_PAIRS: usize = 40;
+/// Pairs searched one turn from the horizon, where each is only evaluated: the generator's
+/// order is good enough there that the tail seldom changes the result.
+pub const FRONTIER_PAIRS: usize = 20;
 /// Pairs tried at the root, where a wider look is affordable.
 pub const ROOT_PAIRS: usize = 60;
 /// Free second stones offered with a one-stone block.

@@ -77,6 +77,8 @@ pub struct GameSpec<'a> {
     /// Forward black's first stone as `XY` instead of `XY@@`.
     pub short_first: bool,
     pub discard_stderr: bool,
+    /// Cores the game's engines are pinned to (`taskset -c` list), if any.
+    pub cpus: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -262,7 +264,11 @@ pub fn play(spec: &GameSpec) -> GameResult {
     let mut engines: [Option<Engine>; 2] = [None, None];
     let mut start_fault = None;
     for color in [Color::Black, Color::White] {
-        match Engine::spawn(spec.commands[color.index()], spec.discard_stderr) {
+        match Engine::spawn(
+            spec.commands[color.index()],
+            spec.discard_stderr,
+            spec.cpus.as_deref(),
+        ) {
             Ok(e) => engines[color.index()] = Some(e),
             Err(e) => {
                 start_fault.get_or_insert(fault(FaultKind::Crash, color, e.to_string()));

@@ -70,10 +70,55 @@ pub fn split_command(command: &str) -> Result<Vec<String>, EngineStartError> {
     }
 }
 
+/// Whether `taskset` (util-linux) can pin processes here; asked once.
+fn taskset_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        let ok = Command::new("taskset")
+            .args(["-c", "0", "true"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            log::warn!("taskset is not available: engines run without CPU pinning");
+        }
+        ok
+    })
+}
+
+/// The cores game slot `slot` of `slots` parallel games may use: an equal share of the
+/// machine's cores, or one core shared round-robin when there are more games than cores.
+pub fn cpu_share(slot: usize, slots: usize, cores: usize) -> String {
+    let cores = cores.max(1);
+    if slots >= cores {
+        return (slot % cores).to_string();
+    }
+    let first = slot * cores / slots;
+    let last = (slot + 1) * cores / slots - 1;
+    if first == last {
+        first.to_string()
+    } else {
+        format!("{first}-{last}")
+    }
+}
+
 impl Engine {
-    /// Starts `command`; its stderr is inherited unless `discard_stderr`.
-    pub fn spawn(command: &str, discard_stderr: bool) -> Result<Engine, EngineStartError> {
-        let words = split_command(command)?;
+    /// Starts `command`; its stderr is inherited unless `discard_stderr`. With `cpus` (a
+    /// list such as `0` or `2-3`) the process is pinned to those cores where `taskset` is
+    /// available, and runs unpinned (with a warning, once) where it is not.
+    pub fn spawn(
+        command: &str,
+        discard_stderr: bool,
+        cpus: Option<&str>,
+    ) -> Result<Engine, EngineStartError> {
+        let mut words = split_command(command)?;
+        if let Some(list) = cpus.filter(|_| taskset_available()) {
+            words.splice(
+                0..0,
+                ["taskset".to_string(), "-c".to_string(), list.to_string()],
+            );
+        }
         let mut child = Command::new(&words[0])
             .args(&words[1..])
             .stdin(Stdio::piped())
@@ -194,5 +239,19 @@ impl Drop for Engine {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_shares() {
+        assert_eq!(cpu_share(0, 1, 2), "0-1");
+        assert_eq!(cpu_share(0, 2, 2), "0");
+        assert_eq!(cpu_share(1, 2, 2), "1");
+        assert_eq!(cpu_share(2, 3, 2), "0");
+        assert_eq!(cpu_share(1, 2, 8), "4-7");
     }
 }

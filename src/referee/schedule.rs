@@ -2,7 +2,7 @@
 
 use super::game::{self, GameResult, GameSpec, Outcome};
 use super::openings::{self, Opening};
-use super::process::{Engine, EngineStartError, split_command};
+use super::process::{self, Engine, EngineStartError, split_command};
 use super::record::{self, Record, RecordMove, RecordResult};
 use super::{MatchConfig, MatchError, Summary};
 use crate::board::Color;
@@ -31,7 +31,7 @@ fn probe(config: &MatchConfig) -> Result<[String; 2], MatchError> {
     for (i, command) in config.engines.iter().enumerate() {
         let engine_id = ['A', 'B'][i];
         let mut engine =
-            Engine::spawn(command, config.quiet).map_err(|error| MatchError::Engine {
+            Engine::spawn(command, config.quiet, None).map_err(|error| MatchError::Engine {
                 engine: engine_id,
                 error,
             })?;
@@ -154,8 +154,11 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     let (tx, rx) = mpsc::channel::<GameResult>();
     let mut results = Vec::with_capacity(total);
     std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.min(total) {
+        let slots = config.concurrency.min(total);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for slot in 0..slots {
             let tx = tx.clone();
+            let cpus = (slots > 1).then(|| process::cpu_share(slot, slots, cores));
             let (next, openings) = (&next, &openings);
             scope.spawn(move || {
                 loop {
@@ -172,6 +175,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                         limits: config.limits,
                         short_first: config.short_first,
                         discard_stderr: config.quiet,
+                        cpus: cpus.clone(),
                     };
                     if tx.send(game::play(&spec)).is_err() {
                         break;
