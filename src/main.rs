@@ -5,7 +5,7 @@ use connect6::player::{DEFAULT_MAX_DEPTH, Engine};
 use connect6::session::{Player, Session, serve};
 use std::fmt;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const USAGE: &str = "\
 usage: connect6 [options]            play on stdin/stdout (the referee protocol, see protocol.md)
@@ -159,7 +159,7 @@ fn parse_options(args: &[String]) -> Result<Options, ArgError> {
     Ok(o)
 }
 
-fn play(args: &[String]) -> ExitCode {
+fn play(args: &[String], born: Instant) -> ExitCode {
     let options = match parse_options(args) {
         Ok(o) => o,
         Err(e) => {
@@ -175,6 +175,7 @@ fn play(args: &[String]) -> ExitCode {
                 options.move_time,
                 options.game_time,
                 options.depth,
+                born,
             );
             converse(engine, &options)
         }
@@ -198,6 +199,8 @@ fn converse(player: impl Player, options: &Options) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // A referee may time our first reply from the moment it started us.
+    let born = Instant::now();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
@@ -209,6 +212,6 @@ fn main() -> ExitCode {
         }
         Some("bench") => connect6::bench::main(&args[1..]),
         Some("match") => connect6::referee::main(&args[1..]),
-        _ => play(&args),
+        _ => play(&args, born),
     }
 }

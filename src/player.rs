@@ -14,6 +14,8 @@ pub struct Engine {
     game_left: Option<Duration>,
     max_depth: u8,
     turns_played: usize,
+    /// When the process started, until the first search: see `start_up_debt`.
+    born: Option<Instant>,
 }
 
 /// Deepest search when no `depth` is set: time decides first.
@@ -25,6 +27,7 @@ impl Engine {
         move_cap: Duration,
         game_time: Option<Duration>,
         max_depth: u8,
+        born: Instant,
     ) -> Engine {
         Engine {
             searcher: Searcher::new(hash_mb),
@@ -33,6 +36,25 @@ impl Engine {
             game_left: game_time,
             max_depth,
             turns_played: 0,
+            born: Some(born),
+        }
+    }
+}
+
+impl Engine {
+    /// Time the referee may already have counted against our first reply: a referee that
+    /// starts the engine and sends its first request at once times our start-up too. A
+    /// request that comes long after start-up (a person typing, a referee that waits) owes
+    /// nothing.
+    fn start_up_debt(&mut self, now: Instant) -> Duration {
+        let Some(born) = self.born.take() else {
+            return Duration::ZERO;
+        };
+        let since = now.saturating_duration_since(born);
+        if since < self.move_cap / 2 {
+            since
+        } else {
+            Duration::ZERO
         }
     }
 }
@@ -51,10 +73,14 @@ impl Player for Engine {
             game_left: self.game_left,
         };
         let budget = clock.budget(self.turns_played);
+        let debt = self.start_up_debt(started);
         let limits = Limits {
             max_depth: self.max_depth,
-            soft: budget.soft,
-            hard: budget.hard,
+            soft: budget.soft.saturating_sub(debt),
+            hard: budget
+                .hard
+                .saturating_sub(debt)
+                .max(Duration::from_millis(1)),
             nodes: None,
         };
         let report = self.searcher.search(board, limits);

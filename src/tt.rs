@@ -1,6 +1,10 @@
 //! Transposition table: a fixed array of entries indexed by Zobrist key, allocated once.
+//!
+//! An entry is two words: the key, and the data packed into 64 bits (score, best turn as two
+//! 9-bit cells, depth, bound, generation). Zero is an empty entry, so the table comes from
+//! zeroed memory: a large table costs nothing at start-up until it is used.
 
-use crate::coord::{Cell, Turn};
+use crate::coord::{CELLS, Cell, Turn};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
@@ -9,18 +13,6 @@ pub enum Bound {
     Lower,
     /// The score is at most this (no move reached alpha).
     Upper,
-}
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    score: i32,
-    /// Cells of the best turn (`u16::MAX` for none / no second stone).
-    first: u16,
-    second: u16,
-    depth: u8,
-    bound: u8,
-    generation: u8,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -32,18 +24,48 @@ pub struct Hit {
 }
 
 pub struct Table {
-    entries: Vec<Entry>,
+    entries: Vec<[u64; 2]>,
     generation: u8,
 }
 
-const NONE: u16 = u16::MAX;
+/// No cell (no turn, or no second stone): a 9-bit value no cell index reaches.
+const NO_CELL: u64 = 511;
+const _: () = assert!(CELLS < NO_CELL as usize);
+
+/// Bit layout of the data word.
+const SCORE_BITS: u32 = 32;
+const CELL_BITS: u32 = 9;
+const FIRST_SHIFT: u32 = SCORE_BITS;
+const SECOND_SHIFT: u32 = FIRST_SHIFT + CELL_BITS;
+const DEPTH_SHIFT: u32 = SECOND_SHIFT + CELL_BITS;
+const BOUND_SHIFT: u32 = DEPTH_SHIFT + 8;
+const GENERATION_SHIFT: u32 = BOUND_SHIFT + 2;
+const GENERATIONS: u8 = 16;
+
+fn field(data: u64, shift: u32, bits: u32) -> u64 {
+    (data >> shift) & ((1 << bits) - 1)
+}
+
+fn pack(score: i32, turn: (u64, u64), depth: u8, bound: Bound, generation: u8) -> u64 {
+    let bound = match bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    (score as u32 as u64)
+        | turn.0 << FIRST_SHIFT
+        | turn.1 << SECOND_SHIFT
+        | (depth as u64) << DEPTH_SHIFT
+        | bound << BOUND_SHIFT
+        | ((generation % GENERATIONS) as u64) << GENERATION_SHIFT
+}
 
 impl Table {
     /// A table of about `megabytes` MB (at least one entry).
     pub fn new(megabytes: usize) -> Table {
-        let n = (megabytes * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+        let n = (megabytes * 1024 * 1024 / std::mem::size_of::<[u64; 2]>()).max(1);
         Table {
-            entries: vec![Entry::default(); n],
+            entries: vec![[0; 2]; n],
             generation: 0,
         }
     }
@@ -55,33 +77,35 @@ impl Table {
 
     /// Marks entries from earlier searches as replaceable first.
     pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+        self.generation = (self.generation + 1) % GENERATIONS;
     }
 
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.entries.fill([0; 2]);
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let e = &self.entries[self.slot(key)];
-        if e.key != key || e.bound == 0 {
-            return None;
-        }
-        let turn = (e.first != NONE).then(|| {
-            let first = Cell::from_index(e.first as usize);
-            match e.second {
-                NONE => Turn::one(first),
-                s => Turn::two(first, Cell::from_index(s as usize)),
-            }
-        });
-        let bound = match e.bound {
+        let [k, data] = self.entries[self.slot(key)];
+        let bound = match field(data, BOUND_SHIFT, 2) {
             1 => Bound::Exact,
             2 => Bound::Lower,
-            _ => Bound::Upper,
+            3 => Bound::Upper,
+            _ => return None,
         };
+        if k != key {
+            return None;
+        }
+        let cell = |shift| match field(data, shift, CELL_BITS) {
+            NO_CELL => None,
+            c => Some(Cell::from_index(c as usize)),
+        };
+        let turn = cell(FIRST_SHIFT).map(|first| match cell(SECOND_SHIFT) {
+            Some(second) => Turn::two(first, second),
+            None => Turn::one(first),
+        });
         Some(Hit {
-            score: e.score,
-            depth: e.depth,
+            score: data as u32 as i32,
+            depth: field(data, DEPTH_SHIFT, 8) as u8,
             bound,
             turn,
         })
@@ -90,32 +114,26 @@ impl Table {
     pub fn store(&mut self, key: u64, depth: u8, score: i32, bound: Bound, turn: Option<Turn>) {
         let slot = self.slot(key);
         let generation = self.generation;
-        let e = &mut self.entries[slot];
+        let [k, data] = self.entries[slot];
+        let occupied = field(data, BOUND_SHIFT, 2) != 0;
+        let same_search = field(data, GENERATION_SHIFT, 4) as u8 == generation;
         // Keep a deeper entry of this search for another position; anything else gives way.
-        if e.key != key && e.generation == generation && e.depth > depth {
+        if occupied && k != key && same_search && field(data, DEPTH_SHIFT, 8) as u8 > depth {
             return;
         }
-        let (first, second) = match turn {
+        let cells = match turn {
             Some(t) => (
-                t.first.index() as u16,
-                t.second.map_or(NONE, |c| c.index() as u16),
+                t.first.index() as u64,
+                t.second.map_or(NO_CELL, |c| c.index() as u64),
             ),
-            None if e.key == key => (e.first, e.second),
-            None => (NONE, NONE),
+            // Keep the best turn a shallower search of this position found.
+            None if occupied && k == key => (
+                field(data, FIRST_SHIFT, CELL_BITS),
+                field(data, SECOND_SHIFT, CELL_BITS),
+            ),
+            None => (NO_CELL, NO_CELL),
         };
-        *e = Entry {
-            key,
-            score,
-            first,
-            second,
-            depth,
-            bound: match bound {
-                Bound::Exact => 1,
-                Bound::Lower => 2,
-                Bound::Upper => 3,
-            },
-            generation,
-        };
+        self.entries[slot] = [key, pack(score, cells, depth, bound, generation)];
     }
 }
 
@@ -127,14 +145,35 @@ mod tests {
     fn stores_and_probes() {
         let mut t = Table::new(1);
         let turn = Turn::two(Cell::CENTER, Cell::new(0, 0).unwrap());
-        t.store(42, 3, 17, Bound::Lower, Some(turn));
+        t.store(42, 3, -17, Bound::Lower, Some(turn));
         let hit = t.probe(42).unwrap();
         assert_eq!(
             (hit.score, hit.depth, hit.bound, hit.turn),
-            (17, 3, Bound::Lower, Some(turn))
+            (-17, 3, Bound::Lower, Some(turn))
         );
         assert!(t.probe(43).is_none());
+        // A store without a turn keeps the turn known for the position.
+        t.store(42, 4, 1_000_000, Bound::Exact, None);
+        let hit = t.probe(42).unwrap();
+        assert_eq!(
+            (hit.score, hit.depth, hit.bound, hit.turn),
+            (1_000_000, 4, Bound::Exact, Some(turn))
+        );
+        // A shallower entry of another position does not push out a deeper one of this
+        // search (keys 7 and 42 share a slot in a small table), but does in the next.
+        let single = Turn::one(Cell::new(18, 18).unwrap());
+        t.store(7, 0, 0, Bound::Upper, Some(single));
+        assert!(t.probe(7).is_none());
+        t.new_search();
+        t.store(7, 0, 0, Bound::Upper, Some(single));
+        assert_eq!(t.probe(7).unwrap().turn, Some(single));
         t.clear();
         assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn key_zero_on_an_empty_slot_is_a_miss() {
+        let t = Table::new(1);
+        assert!(t.probe(0).is_none());
     }
 }

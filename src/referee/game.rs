@@ -149,13 +149,13 @@ impl<'a> Game<'a> {
         };
         loop {
             match engine.recv_until(deadline) {
-                Received::Line(line) => {
+                Received::Line(line, at) => {
                     let mut words = line.split_whitespace();
                     if words.next() != Some("move") {
                         log::debug!("game {}: {color} says '{line}' (skipped)", self.spec.number);
                         continue;
                     }
-                    let elapsed = sent.elapsed();
+                    let elapsed = at.saturating_duration_since(sent);
                     if elapsed > allowed + limits.tolerance {
                         let detail = format!("replied after {:.3} s", elapsed.as_secs_f64());
                         return Err(fault(FaultKind::Late, color, detail));

@@ -47,7 +47,9 @@ impl std::error::Error for EngineStartError {}
 /// What waiting for one line produced.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Received {
-    Line(String),
+    /// A line, with the moment the reader thread took it from the pipe (replies are timed
+    /// by it, so the referee's own scheduling does not count against the engine).
+    Line(String, Instant),
     /// Nothing arrived before the deadline.
     Timeout,
     /// The engine closed its stdout (exited or crashed).
@@ -59,7 +61,7 @@ pub struct Engine {
     command: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Receiver<(String, Instant)>,
 }
 
 /// Splits an engine command line with shell quoting rules.
@@ -146,10 +148,11 @@ impl Engine {
                     match reader.read_until(b'\n', &mut buf) {
                         Ok(0) | Err(_) => break,
                         Ok(_) => {
+                            let at = Instant::now();
                             let line = String::from_utf8_lossy(&buf);
                             let line = line.trim_end_matches(['\n', '\r']).to_string();
                             log::trace!("[{label}] -> {line}");
-                            if tx.send(line).is_err() {
+                            if tx.send((line, at)).is_err() {
                                 break;
                             }
                         }
@@ -185,7 +188,7 @@ impl Engine {
     pub fn recv_until(&self, deadline: Instant) -> Received {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
-            Ok(line) => Received::Line(line),
+            Ok((line, at)) => Received::Line(line, at),
             Err(RecvTimeoutError::Timeout) => Received::Timeout,
             Err(RecvTimeoutError::Disconnected) => Received::Eof,
         }
@@ -195,7 +198,7 @@ impl Engine {
     pub fn await_name(&self, deadline: Instant) -> Result<Option<String>, EngineStartError> {
         loop {
             match self.recv_until(deadline) {
-                Received::Line(line) => {
+                Received::Line(line, _) => {
                     if let Some(name) = line.trim().strip_prefix("name ") {
                         let name = name.trim();
                         if !name.is_empty() {
