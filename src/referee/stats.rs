@@ -268,11 +268,14 @@ impl Summary {
                 st.total.points(),
             );
         }
-        let elo = elo(self.engines[0].total);
+        let total = self.engines[0].total;
+        let elo = elo(total);
+        // An unbounded difference is a clean sweep one way or the other.
+        let sweep_sign = if total.wins > total.losses { "+" } else { "-" };
         let _ = writeln!(
             out,
             "Elo difference (A - B): {}, 95% interval [{}, {}], LOS {:.1}%",
-            text_num(elo.diff, ""),
+            text_num(elo.diff, sweep_sign),
             text_num(elo.low, "-"),
             text_num(elo.high, "+"),
             100.0 * los(self.engines[0].total)
