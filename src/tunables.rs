@@ -8,7 +8,7 @@ use crate::patterns::PATTERN_COUNT;
 /// `Pattern`: none, dead2, live2, dead3, live3, dead4, live4, dead5, live5, six.
 /// The side to move gets `TO_MOVE_PATTERN`, its opponent `WAITING_PATTERN`: two stones to
 /// come turn a live three into a win-threatening shape, so the mover's shapes weigh more.
-pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = [0, 6, 24, 14, 120, 60, 200, 70, 200, 0];
+pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = [0, 8, 36, 18, 200, 80, 320, 90, 320, 0];
 pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = [0, 3, 10, 8, 40, 30, 80, 35, 80, 0];
 
 /// Cell ordering for move generation: what a stone here makes for its owner (attack) and
