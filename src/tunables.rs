@@ -8,8 +8,8 @@ use crate::patterns::PATTERN_COUNT;
 /// `Pattern`: none, dead2, live2, dead3, live3, dead4, live4, dead5, live5, six.
 /// The side to move gets `TO_MOVE_PATTERN`, its opponent `WAITING_PATTERN`: two stones to
 /// come turn a live three into a win-threatening shape, so the mover's shapes weigh more.
-pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = [0, 8, 36, 18, 200, 80, 320, 90, 320, 0];
-pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = [0, 3, 10, 8, 40, 30, 80, 35, 80, 0];
+pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = [0, 10, 54, 22, 320, 100, 520, 110, 520, 0];
+pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = [0, 3, 8, 8, 28, 40, 100, 45, 100, 0];
 
 /// Cell ordering for move generation: what a stone here makes for its owner (attack) and
 /// what it takes from the opponent (defence), by the pattern made along each line.
