@@ -112,6 +112,20 @@ impl Board {
         self.check_incremental();
     }
 
+    /// Places a turn's stones for `color` without rule checks (search and tests).
+    pub fn place_turn(&mut self, turn: &Turn, color: Color) {
+        for c in turn.cells() {
+            self.place(c, color);
+        }
+    }
+
+    /// Takes back a turn placed by `place_turn`.
+    pub fn remove_turn(&mut self, turn: &Turn) {
+        for c in turn.cells() {
+            self.remove(c);
+        }
+    }
+
     /// Plays a whole turn for the side to move, after checking it.
     pub fn play_turn(&mut self, turn: &Turn) -> Result<(), RuleError> {
         self.check_turn(turn)?;

@@ -19,19 +19,6 @@ use std::time::Instant;
 /// Root turns shown safe (no opponent VCDT within the solver's limits).
 pub type Verified = ArrayVec<Turn, { crate::pairs::PAIR_CAPACITY }>;
 
-fn play(board: &mut Board, turn: &Turn) {
-    let me = board.side_to_move();
-    for c in turn.cells() {
-        board.place(c, me);
-    }
-}
-
-fn undo(board: &mut Board, turn: &Turn) {
-    for c in turn.cells() {
-        board.remove(c);
-    }
-}
-
 /// What checking the root turns found.
 pub enum Guard {
     /// The opponent has no VCDT even with the move now: no turn of ours can give it one
@@ -77,7 +64,7 @@ pub fn loses_to_vcdt(
     deadline: Option<Instant>,
 ) -> Option<bool> {
     let me = board.side_to_move();
-    play(board, turn);
+    board.place_turn(turn, me);
     let verdict = if board.has_six(me) {
         Verdict::NoWin
     } else {
@@ -86,7 +73,7 @@ pub fn loses_to_vcdt(
             SolveLimits::new(SAFETY_VCDT_DEPTH, SAFETY_VCDT_NODES, deadline),
         )
     };
-    undo(board, turn);
+    board.remove_turn(turn);
     match verdict {
         Verdict::Win(_) => Some(true),
         Verdict::NoWin => Some(false),

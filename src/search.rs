@@ -1,7 +1,7 @@
 //! Negamax alpha-beta over candidate pairs: iterative deepening, principal variation search,
 //! a transposition table, killer turns, and extensions where the side to move must block.
 
-use crate::board::{Board, Color};
+use crate::board::Board;
 use crate::coord::Turn;
 use crate::defence::{self, Guard, Verified};
 use crate::eval::{WIN, WIN_BOUND, evaluate};
@@ -228,7 +228,7 @@ impl Searcher {
             let mut best_index = None;
             for i in 0..root.len() {
                 let turn = root[i].1;
-                play(board, &turn, me);
+                board.place_turn(&turn, me);
                 let score = if i == 0 {
                     -self.negamax(board, depth as i32 - 1, 1, -beta, -alpha)
                 } else {
@@ -238,7 +238,7 @@ impl Searcher {
                     }
                     s
                 };
-                undo(board, &turn);
+                board.remove_turn(&turn);
                 if self.stopped {
                     break;
                 }
@@ -372,7 +372,7 @@ impl Searcher {
                 }
             }
             let turn = moves[i].1;
-            play(board, &turn, me);
+            board.place_turn(&turn, me);
             let score = if i == 0 {
                 -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
             } else {
@@ -382,7 +382,7 @@ impl Searcher {
                 }
                 s
             };
-            undo(board, &turn);
+            board.remove_turn(&turn);
             if self.stopped {
                 return 0;
             }
@@ -436,21 +436,10 @@ impl Searcher {
     }
 }
 
-fn play(board: &mut Board, turn: &Turn, color: Color) {
-    for c in turn.cells() {
-        board.place(c, color);
-    }
-}
-
-fn undo(board: &mut Board, turn: &Turn) {
-    for c in turn.cells() {
-        board.remove(c);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Color;
     fn play_all(moves: &[&str]) -> Board {
         let mut b = Board::new();
         for m in moves {

@@ -66,18 +66,6 @@ pub enum Verdict {
     Unknown,
 }
 
-fn play(board: &mut Stones, turn: &Turn, color: Color) {
-    for c in turn.cells() {
-        board.place(c, color);
-    }
-}
-
-fn undo(board: &mut Stones, turn: &Turn) {
-    for c in turn.cells() {
-        board.remove(c);
-    }
-}
-
 impl Solver {
     /// A solver with a failure cache of `cache_entries` slots, allocated once.
     pub fn new(cache_entries: usize) -> Solver {
@@ -180,9 +168,9 @@ impl Solver {
                 *first = Some(turn);
                 return true;
             }
-            play(board, &turn, attacker);
+            board.place_turn(&turn, attacker);
             let won = self.defend(board, attacker, depth);
-            undo(board, &turn);
+            board.remove_turn(&turn);
             if won {
                 *first = Some(turn);
                 return true;

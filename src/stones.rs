@@ -259,6 +259,20 @@ impl Stones {
         self.update_windows(c, color, true);
     }
 
+    /// Places a turn's stones for `color` without rule checks (the solver's lines).
+    pub fn place_turn(&mut self, turn: &Turn, color: Color) {
+        for c in turn.cells() {
+            self.place(c, color);
+        }
+    }
+
+    /// Takes back a turn placed by `place_turn`.
+    pub fn remove_turn(&mut self, turn: &Turn) {
+        for c in turn.cells() {
+            self.remove(c);
+        }
+    }
+
     /// Removes a stone placed by `place`.
     pub fn remove(&mut self, c: Cell) {
         let color = self.get(c).expect("remove from an empty cell");
