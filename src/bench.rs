@@ -127,6 +127,13 @@ pub fn depth_in(time: Duration) -> (u8, u64) {
     (r.depth, r.nodes)
 }
 
+/// Time for iterative deepening to complete `depth` from the opening (position 1).
+pub fn time_to_depth(depth: u8) -> (Duration, u64) {
+    let board = position(POSITIONS[0]).expect("legal");
+    let r = Searcher::new(64).search(&board, Limits::depth(depth));
+    (r.elapsed, r.nodes)
+}
+
 pub fn main(args: &[String]) -> ExitCode {
     let mut depth = DEFAULT_DEPTH;
     let mut timed = false;
@@ -173,6 +180,11 @@ pub fn main(args: &[String]) -> ExitCode {
         place_remove_rate(Duration::from_millis(500))
     );
     if timed {
+        let (t, n) = time_to_depth(6);
+        println!(
+            "depth 6 from position 1 (the opening): {:.3}s ({n} nodes)",
+            t.as_secs_f64()
+        );
         for secs in [1, 5] {
             let (d, n) = depth_in(Duration::from_secs(secs));
             println!("depth in {secs}s from position 2: {d} ({n} nodes)");
