@@ -2,7 +2,7 @@
 //! signature of the node counts, so a change's effect on search and speed shows at once.
 
 use crate::board::{Board, Color};
-use crate::coord::{Cell, Turn};
+use crate::coord::Cell;
 use crate::search::{Limits, Searcher};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -19,12 +19,7 @@ pub const POSITIONS: [&str; 4] = [
 pub const DEFAULT_DEPTH: u8 = 4;
 
 pub fn position(turns: &str) -> Result<Board, String> {
-    let mut b = Board::new();
-    for t in turns.split_whitespace() {
-        let turn = Turn::parse(t).map_err(|e| format!("{t}: {e}"))?;
-        b.play_turn(&turn).map_err(|e| format!("{t}: {e}"))?;
-    }
-    Ok(b)
+    Board::from_turns(turns)
 }
 
 pub struct BenchResult {

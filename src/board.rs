@@ -126,6 +126,17 @@ impl Board {
         }
     }
 
+    /// The position after `turns`, protocol turns separated by spaces (`JJ KJKK IIHH`),
+    /// each checked against the rules.
+    pub fn from_turns(turns: &str) -> Result<Board, String> {
+        let mut b = Board::new();
+        for t in turns.split_whitespace() {
+            let turn = Turn::parse(t).map_err(|e| format!("{t}: {e}"))?;
+            b.play_turn(&turn).map_err(|e| format!("{t}: {e}"))?;
+        }
+        Ok(b)
+    }
+
     /// Plays a whole turn for the side to move, after checking it.
     pub fn play_turn(&mut self, turn: &Turn) -> Result<(), RuleError> {
         self.check_turn(turn)?;

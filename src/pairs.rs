@@ -309,11 +309,7 @@ mod tests {
     }
 
     fn play(moves: &[&str]) -> Board {
-        let mut b = Board::new();
-        for m in moves {
-            b.play_turn(&Turn::parse(m).unwrap()).unwrap();
-        }
-        b
+        Board::from_turns(&moves.join(" ")).unwrap()
     }
 
     #[test]

@@ -441,11 +441,7 @@ mod tests {
     use super::*;
     use crate::board::Color;
     fn play_all(moves: &[&str]) -> Board {
-        let mut b = Board::new();
-        for m in moves {
-            b.play_turn(&Turn::parse(m).unwrap()).unwrap();
-        }
-        b
+        Board::from_turns(&moves.join(" ")).unwrap()
     }
 
     #[test]

@@ -338,11 +338,7 @@ mod tests {
     use crate::board::Board;
 
     fn play_all(moves: &[&str]) -> Board {
-        let mut b = Board::new();
-        for m in moves {
-            b.play_turn(&Turn::parse(m).unwrap()).unwrap();
-        }
-        b
+        Board::from_turns(&moves.join(" ")).unwrap()
     }
 
     /// Plays the solver's line against every defence, checking it ends in a six.
