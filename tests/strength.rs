@@ -19,7 +19,7 @@ fn play(opponent: &str, games: usize) -> Summary {
     .map(|s| s.to_string())
     .collect();
     let config = MatchConfig::parse(&args).expect("valid match arguments");
-    referee::run(&config).expect("the match runs")
+    referee::run(&config).unwrap_or_else(|e| panic!("the match did not run: {e}"))
 }
 
 fn assert_sweep(summary: &Summary, games: usize) {
