@@ -70,11 +70,6 @@ impl Board {
         }
     }
 
-    /// The rules core alone (for the threat solver, which needs no patterns).
-    pub fn stones_only(&self) -> &Stones {
-        &self.stones
-    }
-
     pub fn nearby(&self, c: Cell) -> usize {
         self.nearby[c.index()] as usize
     }

@@ -22,8 +22,6 @@ pub const WINDOWS_PER_CELL: usize = 24;
 pub struct Geometry {
     /// The cells of each window, in line order.
     pub window_cells: [[Cell; WINDOW]; WINDOWS],
-    /// The direction (index into `DIRS`) of each window.
-    pub window_dir: [u8; WINDOWS],
     /// For each cell, the windows through it (`cell_window_count` of them are valid).
     pub cell_windows: [[u16; WINDOWS_PER_CELL]; CELLS],
     pub cell_window_count: [u8; CELLS],
@@ -45,14 +43,12 @@ pub static GEOMETRY: Lazy<Box<Geometry>> = Lazy::new(build);
 
 fn build() -> Box<Geometry> {
     let mut window_cells = Vec::with_capacity(WINDOWS);
-    let mut window_dir = Vec::with_capacity(WINDOWS);
-    for (d, &(dc, dr)) in DIRS.iter().enumerate() {
+    for &(dc, dr) in &DIRS {
         for start in Cell::all() {
             if start.offset(dc, dr, REACH as i32).is_some() {
                 let cells: [Cell; WINDOW] =
                     std::array::from_fn(|k| start.offset(dc, dr, k as i32).expect("inside"));
                 window_cells.push(cells);
-                window_dir.push(d as u8);
             }
         }
     }
@@ -80,7 +76,6 @@ fn build() -> Box<Geometry> {
 
     Box::new(Geometry {
         window_cells: window_cells.try_into().unwrap_or_else(|_| unreachable!()),
-        window_dir: window_dir.try_into().unwrap_or_else(|_| unreachable!()),
         cell_windows,
         cell_window_count,
         line_neighbours,

@@ -49,26 +49,6 @@ impl Pattern {
     pub fn from_u8(v: u8) -> Pattern {
         Pattern::ALL[v as usize]
     }
-
-    /// Stones of the pattern's name (0 for `None`).
-    pub fn stones(self) -> usize {
-        match self {
-            Pattern::None => 0,
-            Pattern::Dead2 | Pattern::Live2 => 2,
-            Pattern::Dead3 | Pattern::Live3 => 3,
-            Pattern::Dead4 | Pattern::Live4 => 4,
-            Pattern::Dead5 | Pattern::Live5 => 5,
-            Pattern::Six => 6,
-        }
-    }
-
-    /// A four or five: the owner makes six on its next turn unless the opponent blocks.
-    pub fn is_threat(self) -> bool {
-        matches!(
-            self,
-            Pattern::Dead4 | Pattern::Live4 | Pattern::Dead5 | Pattern::Live5
-        )
-    }
 }
 
 /// State of a cell seen from one colour.
