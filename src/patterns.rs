@@ -32,25 +32,6 @@ pub enum Pattern {
 
 pub const PATTERN_COUNT: usize = 10;
 
-impl Pattern {
-    pub const ALL: [Pattern; PATTERN_COUNT] = [
-        Pattern::None,
-        Pattern::Dead2,
-        Pattern::Live2,
-        Pattern::Dead3,
-        Pattern::Live3,
-        Pattern::Dead4,
-        Pattern::Live4,
-        Pattern::Dead5,
-        Pattern::Live5,
-        Pattern::Six,
-    ];
-
-    pub fn from_u8(v: u8) -> Pattern {
-        Pattern::ALL[v as usize]
-    }
-}
-
 /// State of a cell seen from one colour.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Seen {
