@@ -72,6 +72,23 @@ fn seconds(option: &'static str, value: &str) -> Result<Duration, ArgError> {
     }
 }
 
+/// A whole number of type `T` within `range`; `why` says what was expected.
+fn number_in<T: std::str::FromStr + PartialOrd>(
+    option: &'static str,
+    value: &str,
+    range: std::ops::RangeInclusive<T>,
+    why: &'static str,
+) -> Result<T, ArgError> {
+    match value.parse::<T>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(ArgError::Bad {
+            option,
+            value: value.into(),
+            why,
+        }),
+    }
+}
+
 fn parse_options(args: &[String]) -> Result<Options, ArgError> {
     let mut o = Options {
         name: "Connect6".into(),
@@ -105,30 +122,15 @@ fn parse_options(args: &[String]) -> Result<Options, ArgError> {
             "--move-time" => o.move_time = seconds("--move-time", value("--move-time")?)?,
             "--game-time" => o.game_time = Some(seconds("--game-time", value("--game-time")?)?),
             "--depth" => {
-                let v = value("--depth")?;
-                o.depth = match v.parse::<u8>() {
-                    Ok(d) if (1..=60).contains(&d) => d,
-                    _ => {
-                        return Err(ArgError::Bad {
-                            option: "--depth",
-                            value: v.into(),
-                            why: "expected 1..=60",
-                        });
-                    }
-                };
+                o.depth = number_in("--depth", value("--depth")?, 1..=60, "expected 1..=60")?
             }
             "--hash" => {
-                let v = value("--hash")?;
-                o.hash_mb = match v.parse::<usize>() {
-                    Ok(m) if (1..=16384).contains(&m) => m,
-                    _ => {
-                        return Err(ArgError::Bad {
-                            option: "--hash",
-                            value: v.into(),
-                            why: "expected 1..=16384 MB",
-                        });
-                    }
-                };
+                o.hash_mb = number_in(
+                    "--hash",
+                    value("--hash")?,
+                    1..=16384,
+                    "expected 1..=16384 MB",
+                )?
             }
             "--short-first" => o.short_first = true,
             "--player" => {
@@ -146,12 +148,12 @@ fn parse_options(args: &[String]) -> Result<Options, ArgError> {
                 }
             }
             "--seed" => {
-                let v = value("--seed")?;
-                o.seed = v.parse().map_err(|_| ArgError::Bad {
-                    option: "--seed",
-                    value: v.into(),
-                    why: "expected a whole number",
-                })?;
+                o.seed = number_in(
+                    "--seed",
+                    value("--seed")?,
+                    0..=u64::MAX,
+                    "expected a whole number",
+                )?
             }
             other => return Err(ArgError::Unknown(other.into())),
         }
@@ -213,5 +215,40 @@ fn main() -> ExitCode {
         Some("bench") => connect6::bench::main(&args[1..]),
         Some("match") => connect6::referee::main(&args[1..]),
         _ => play(&args, born),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Options, ArgError> {
+        let args: Vec<String> = line.split_whitespace().map(String::from).collect();
+        parse_options(&args)
+    }
+
+    #[test]
+    fn options_parse_and_range_check() {
+        let o = parse("--depth 7 --hash 8 --seed 3 --name Ab1 --move-time 0.5").unwrap();
+        assert_eq!(
+            (o.depth, o.hash_mb, o.seed, o.name.as_str()),
+            (7, 8, 3, "Ab1")
+        );
+        assert_eq!(o.move_time, Duration::from_millis(500));
+        for bad in [
+            "--depth 0",
+            "--depth 61",
+            "--hash 0",
+            "--seed -1",
+            "--name toolongname13",
+            "--move-time 0",
+            "--bogus",
+        ] {
+            assert!(parse(bad).is_err(), "{bad} was accepted");
+        }
+        assert!(matches!(
+            parse("--depth"),
+            Err(ArgError::Missing("--depth"))
+        ));
     }
 }
