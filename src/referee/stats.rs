@@ -74,12 +74,13 @@ pub struct Summary {
     pub faults: Vec<FaultReport>,
 }
 
-/// Elo difference and 95% interval, from A's side; `None` means unbounded.
+/// Elo difference and 95% interval, from A's side; an unbounded end is an infinity of its
+/// sign (a clean sweep is `+inf`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Elo {
-    pub diff: Option<f64>,
-    pub low: Option<f64>,
-    pub high: Option<f64>,
+    pub diff: f64,
+    pub low: f64,
+    pub high: f64,
 }
 
 /// Error function (Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7).
@@ -93,9 +94,15 @@ pub fn erf(x: f64) -> f64 {
     if x < 0.0 { -y } else { y }
 }
 
-fn elo_of(score: f64) -> Option<f64> {
-    // `+ 0.0` turns -0 into 0.
-    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10() + 0.0)
+fn elo_of(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        // `+ 0.0` turns -0 into 0.
+        -400.0 * (1.0 / score - 1.0).log10() + 0.0
+    }
 }
 
 /// Elo difference for a result.
@@ -103,9 +110,9 @@ pub fn elo(wdl: Wdl) -> Elo {
     let n = wdl.games() as f64;
     if n == 0.0 {
         return Elo {
-            diff: Some(0.0),
-            low: None,
-            high: None,
+            diff: 0.0,
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
         };
     }
     let s = wdl.points() / n;
@@ -149,17 +156,21 @@ fn json_str(s: &str) -> String {
     out
 }
 
-fn json_num(x: Option<f64>) -> String {
-    match x {
-        Some(v) if v.is_finite() => format!("{v:.2}"),
-        _ => "null".into(),
+fn json_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.2}")
+    } else {
+        "null".into()
     }
 }
 
-fn text_num(x: Option<f64>, sign: &str) -> String {
-    match x {
-        Some(v) => format!("{v:+.1}"),
-        None => format!("{sign}inf"),
+fn text_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.1}")
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
     }
 }
 
@@ -270,14 +281,12 @@ impl Summary {
         }
         let total = self.engines[0].total;
         let elo = elo(total);
-        // An unbounded difference is a clean sweep one way or the other.
-        let sweep_sign = if total.wins > total.losses { "+" } else { "-" };
         let _ = writeln!(
             out,
             "Elo difference (A - B): {}, 95% interval [{}, {}], LOS {:.1}%",
-            text_num(elo.diff, sweep_sign),
-            text_num(elo.low, "-"),
-            text_num(elo.high, "+"),
+            text_num(elo.diff),
+            text_num(elo.low),
+            text_num(elo.high),
             100.0 * los(self.engines[0].total)
         );
         if self.faults.is_empty() {
@@ -403,7 +412,7 @@ mod tests {
             draws: 0,
             losses: 5,
         };
-        assert_eq!(elo(even).diff, Some(0.0));
+        assert_eq!(elo(even).diff, 0.0);
         assert!((los(even) - 0.5).abs() < 1e-9);
         let w = Wdl {
             wins: 3,
@@ -411,8 +420,8 @@ mod tests {
             losses: 1,
         };
         let e = elo(w);
-        assert!((e.diff.unwrap() - 190.85).abs() < 0.1);
-        assert!(e.low.unwrap() < 190.0 && e.high.is_none());
+        assert!((e.diff - 190.85).abs() < 0.1);
+        assert!(e.low < 190.0 && e.high == f64::INFINITY);
         // LOS(3, 1) = 0.5 (1 + erf(2 / sqrt 8)).
         assert!((los(w) - 0.5 * (1.0 + erf(2.0 / 8f64.sqrt()))).abs() < 1e-12);
         assert!(
@@ -422,8 +431,10 @@ mod tests {
                 losses: 0
             })
             .diff
-            .is_none()
+                == f64::INFINITY
         );
+        assert_eq!(text_num(f64::NEG_INFINITY), "-inf");
+        assert_eq!(text_num(f64::INFINITY), "+inf");
         assert!(json_str("a\"b\n").contains("\\\"b\\n"));
     }
 }
