@@ -18,10 +18,6 @@ pub const POSITIONS: [&str; 4] = [
 
 pub const DEFAULT_DEPTH: u8 = 4;
 
-pub fn position(turns: &str) -> Result<Board, String> {
-    Board::from_turns(turns)
-}
-
 pub struct BenchResult {
     pub nodes: u64,
     pub elapsed: Duration,
@@ -53,7 +49,7 @@ pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
         lines: vec![],
     };
     for (i, turns) in POSITIONS.iter().enumerate() {
-        let board = position(turns).expect("bench positions are legal");
+        let board = Board::from_turns(turns).expect("bench positions are legal");
         let mut searcher = Searcher::new(hash_mb);
         let r = searcher.search(&board, Limits::depth(depth));
         out.nodes += r.nodes;
@@ -89,7 +85,7 @@ pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
 /// Stones placed and removed per second on a middle-game board, with every incremental
 /// structure (windows, threats, patterns, neighbourhood) kept up to date.
 pub fn place_remove_rate(duration: Duration) -> f64 {
-    let mut board = position(POSITIONS[1]).expect("legal");
+    let mut board = Board::from_turns(POSITIONS[1]).expect("legal");
     let empties: Vec<Cell> = Cell::all()
         .filter(|&c| board.is_empty(c) && board.nearby(c) > 0)
         .collect();
@@ -108,7 +104,7 @@ pub fn place_remove_rate(duration: Duration) -> f64 {
 /// Deepest completed iteration within `time` from a middle-game position (position 2: no
 /// threat sequence ends it early).
 pub fn depth_in(time: Duration) -> (u8, u64) {
-    let board = position(POSITIONS[1]).expect("legal");
+    let board = Board::from_turns(POSITIONS[1]).expect("legal");
     let mut searcher = Searcher::new(64);
     let r = searcher.search(
         &board,
@@ -124,7 +120,7 @@ pub fn depth_in(time: Duration) -> (u8, u64) {
 
 /// Time for iterative deepening to complete `depth` from the opening (position 1).
 pub fn time_to_depth(depth: u8) -> (Duration, u64) {
-    let board = position(POSITIONS[0]).expect("legal");
+    let board = Board::from_turns(POSITIONS[0]).expect("legal");
     let r = Searcher::new(64).search(&board, Limits::depth(depth));
     (r.elapsed, r.nodes)
 }

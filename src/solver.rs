@@ -383,9 +383,9 @@ mod tests {
     }
 
     #[test]
-    fn two_step_vcdt() {
-        // Black: three live twos that can be chained. Found by the solver and checked
-        // against every defence by `verify_win`.
+    fn crossing_threes_win() {
+        // Black's threes across row J and down column J meet at JJ: both become fours at
+        // once. Found by the solver and checked against every defence by `verify_win`.
         let b = play_all(&["JJ", "AACB", "KJJK", "SSQR", "LJJL", "ASCR"]);
         let mut solver = Solver::new(1 << 14);
         match solver.solve(&b, SolveLimits::new(4, 2_000_000, None)) {

@@ -3,7 +3,6 @@
 //! greedy player, and the engine finding the few turns that survive an opponent's threats.
 
 use connect6::baselines::GreedyPlayer;
-use connect6::bench::position;
 use connect6::board::{Board, Color, windows_in};
 use connect6::coord::{Cell, Turn};
 use connect6::geometry::GEOMETRY;
@@ -90,7 +89,7 @@ fn wins_against_every_defence(board: &Board, depth: u8, solver: &mut Solver) -> 
 #[test]
 fn solver_wins_hold_against_every_defence() {
     for p in VCDT_WINS {
-        let board = position(p).unwrap();
+        let board = Board::from_turns(p).unwrap();
         let mut solver = Solver::new(1 << 16);
         assert!(
             wins_against_every_defence(&board, 6, &mut solver),
@@ -102,7 +101,7 @@ fn solver_wins_hold_against_every_defence() {
 #[test]
 fn solver_finds_nothing_where_there_is_nothing() {
     // The opening position: no threats anywhere near.
-    let board = position("JJ KJKK IIHH").unwrap();
+    let board = Board::from_turns("JJ KJKK IIHH").unwrap();
     let verdict = Solver::new(1 << 12).solve(&board, SolveLimits::new(6, 100_000, None));
     assert_eq!(verdict, Verdict::NoWin);
 }
@@ -120,7 +119,7 @@ fn engine_limits(seconds: f64) -> Limits {
 #[test]
 fn engine_converts_a_vcdt_against_the_greedy_player() {
     for p in VCDT_WINS {
-        let mut board = position(p).unwrap();
+        let mut board = Board::from_turns(p).unwrap();
         let attacker = board.side_to_move();
         let mut engine = Searcher::new(16);
         let mut greedy = GreedyPlayer;
@@ -146,7 +145,7 @@ fn engine_converts_a_vcdt_against_the_greedy_player() {
 #[test]
 fn engine_finds_a_turn_that_survives() {
     for p in FEW_SURVIVE {
-        let board = position(p).unwrap();
+        let board = Board::from_turns(p).unwrap();
         let turn = Searcher::new(16).search(&board, engine_limits(2.0)).best;
         let mut after = board.clone();
         after.play_turn(&turn).unwrap();
