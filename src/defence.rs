@@ -1,36 +1,39 @@
 //! Threat-space defence at the root: keep our turn out of the opponent's reach.
 //!
-//! A turn that lets the opponent win by continuous double threats is lost however well it
-//! scores. Before the main search the solver asks whether the opponent, given the move now,
-//! would have such a win; only then can a turn of ours allow one. The root turns are widened
-//! with stones on the cells the opponent's sequence starts from, then every root turn the
-//! time allows is checked; those that lose are dropped (unless all of them do).
+//! A turn that lets the opponent win by a threat sequence is lost however well it scores.
+//! Before the main search the solver asks whether the opponent, given the move now, would
+//! have such a win. When it would not, no turn of ours can give it one: our stones only
+//! block its lines and only add to our own threats. When it would, the proof's relevance
+//! zone says where the win can be spoilt: a turn of ours with no stone in the zone that
+//! makes no threat of ours leaves the proof standing, so it loses without another solve.
+//! The root turns are widened with stones in the zone, then every other root turn the time
+//! allows is checked; those that lose are dropped (unless all of them do).
 
 use crate::board::Board;
-use crate::coord::Turn;
-use crate::pairs::{Pairs, Situation, add_pairs_through};
+use crate::coord::{Cell, Turn};
+use crate::pairs::{Pairs, Situation, add_pairs_through, cell_score};
+use crate::solver::zone::CellSet;
 use crate::solver::{SolveLimits, Solver, Verdict};
 use crate::tunables::{
-    COUNTER_PARTNERS, NULL_MOVE_VCDT_NODES, SAFETY_VCDT_DEPTH, SAFETY_VCDT_NODES,
+    COUNTER_PARTNERS, NULL_MOVE_THREAT_NODES, SAFETY_THREAT_DEPTH, SAFETY_THREAT_NODES,
+    ZONE_CELLS_PAIRED,
 };
 use arrayvec::ArrayVec;
 use std::time::Instant;
 
-/// Root turns shown safe (no opponent VCDT within the solver's limits).
+/// Root turns shown safe (no opponent threat sequence within the solver's limits).
 pub type Verified = ArrayVec<Turn, { crate::pairs::PAIR_CAPACITY }>;
 
 /// What checking the root turns found.
 pub enum Guard {
-    /// The opponent has no VCDT even with the move now: no turn of ours can give it one
-    /// (our stones only block its lines and only add to our threats).
+    /// The opponent has no threat sequence even with the move now: no turn of ours can
+    /// give it one.
     NoThreat,
     /// These root turns are shown safe; the losing ones were dropped.
     Checked(Box<Verified>),
 }
 
-/// Keeps the root turns out of the opponent's threat sequences. When the opponent, given
-/// the move now, would have a VCDT, root turns through the cells of its first turn are
-/// added (a defence starts there) and every root turn the time allows is checked.
+/// Keeps the root turns out of the opponent's threat sequences (see the module notes).
 pub fn guard(
     solver: &mut Solver,
     board: &mut Board,
@@ -39,25 +42,54 @@ pub fn guard(
     deadline: Option<Instant>,
 ) -> Guard {
     let me = board.side_to_move();
+    let mut zone = None;
     if situation == Situation::Quiet {
-        let limits = SolveLimits::new(SAFETY_VCDT_DEPTH, NULL_MOVE_VCDT_NODES, deadline);
+        let limits = SolveLimits::new(SAFETY_THREAT_DEPTH, NULL_MOVE_THREAT_NODES, deadline);
         match solver.solve_for(board, me.other(), limits) {
             Verdict::NoWin => return Guard::NoThreat,
             Verdict::Win(threat) => {
-                log::debug!("the opponent threatens a VCDT starting {threat}");
-                for cell in threat.cells() {
-                    add_pairs_through(board, me, cell, COUNTER_PARTNERS, root);
-                }
+                let proof = *solver.last_proof();
+                log::debug!(
+                    "the opponent threatens a win in {} turns starting {threat}; zone of {} cells",
+                    proof.length,
+                    proof.zone.len()
+                );
+                widen(board, root, threat, &proof.zone);
+                zone = Some(proof.zone);
             }
             Verdict::Unknown => {}
         }
     }
-    Guard::Checked(Box::new(refute(solver, board, root, deadline)))
+    Guard::Checked(Box::new(refute(solver, board, root, zone.as_ref(), deadline)))
 }
 
-/// Whether the opponent has a VCDT after our `turn`. `None` when the solver ran out of
-/// nodes or time before knowing.
-pub fn loses_to_vcdt(
+/// Adds root turns through the cells where a defence can start: the opponent's first turn,
+/// and the zone's cells that matter most to either side, paired with each other.
+fn widen(board: &Board, root: &mut Pairs, threat: Turn, zone: &CellSet) {
+    let me = board.side_to_move();
+    for cell in threat.cells() {
+        add_pairs_through(board, me, cell, COUNTER_PARTNERS, root);
+    }
+    let mut ranked: ArrayVec<(i32, Cell), { crate::coord::CELLS }> = zone
+        .iter()
+        .filter(|&c| board.is_empty(c))
+        .map(|c| (cell_score(board, c, me), c))
+        .collect();
+    ranked.sort_by_key(|&(score, c)| (std::cmp::Reverse(score), c));
+    ranked.truncate(ZONE_CELLS_PAIRED);
+    for (i, &(sa, a)) in ranked.iter().enumerate() {
+        for &(sb, b) in &ranked[i + 1..] {
+            let turn = Turn::two(a.min(b), a.max(b));
+            if !root.iter().any(|&(_, t)| t == turn) && !root.is_full() {
+                root.push((sa + sb, turn));
+            }
+        }
+    }
+}
+
+/// Whether the opponent has a threat sequence after our `turn`. `None` when the solver ran
+/// out of nodes or time before knowing.
+pub fn loses_to_threats(
     solver: &mut Solver,
     board: &mut Board,
     turn: &Turn,
@@ -70,7 +102,7 @@ pub fn loses_to_vcdt(
     } else {
         solver.solve(
             board,
-            SolveLimits::new(SAFETY_VCDT_DEPTH, SAFETY_VCDT_NODES, deadline),
+            SolveLimits::new(SAFETY_THREAT_DEPTH, SAFETY_THREAT_NODES, deadline),
         )
     };
     board.remove_turn(turn);
@@ -81,24 +113,44 @@ pub fn loses_to_vcdt(
     }
 }
 
-/// Drops root turns that lose to an opponent VCDT, checking in root order until the
-/// deadline. Keeps every turn if all checked ones lose. Returns the turns shown safe.
+/// Whether `turn` leaves the opponent's proven win (with zone `zone`) standing: none of its
+/// stones is in the zone and it makes no threat of ours that the opponent must answer.
+fn leaves_proof_standing(board: &mut Board, turn: &Turn, zone: &CellSet) -> bool {
+    if turn.cells().any(|c| zone.contains(c)) {
+        return false;
+    }
+    let me = board.side_to_move();
+    board.place_turn(turn, me);
+    let threatens = board.has_threat_window(me);
+    board.remove_turn(turn);
+    !threatens
+}
+
+/// Drops root turns that lose to an opponent threat sequence, checking in root order until
+/// the deadline. Keeps every turn if all checked ones lose. Returns the turns shown safe.
 fn refute(
     solver: &mut Solver,
     board: &mut Board,
     root: &mut Pairs,
+    zone: Option<&CellSet>,
     deadline: Option<Instant>,
 ) -> Verified {
     let mut verified = Verified::new();
     let mut losing = ArrayVec::<Turn, { crate::pairs::PAIR_CAPACITY }>::new();
+    let mut unproven = 0;
     for &(_, turn) in root.iter() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
+        if zone.is_some_and(|z| leaves_proof_standing(board, &turn, z)) {
+            losing.push(turn);
+            continue;
         }
-        match loses_to_vcdt(solver, board, &turn, deadline) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            unproven += 1;
+            continue;
+        }
+        match loses_to_threats(solver, board, &turn, deadline) {
             Some(true) => losing.push(turn),
             Some(false) => verified.push(turn),
-            None => {}
+            None => unproven += 1,
         }
     }
     if losing.len() < root.len() {
@@ -106,9 +158,8 @@ fn refute(
     }
     if !losing.is_empty() {
         log::debug!(
-            "{} of {} root turns lose to a VCDT; {} shown safe",
+            "{} root turns lose to a threat sequence; {} shown safe, {unproven} unknown",
             losing.len(),
-            losing.len() + root.len(),
             verified.len()
         );
     }

@@ -9,8 +9,8 @@ use crate::pairs::{Pairs, Situation, any_legal_turn, generate};
 use crate::solver::{SolveLimits, Solver, Verdict};
 use crate::tt::{Bound, Table};
 use crate::tunables::{
-    FRONTIER_PAIRS, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_VCDT_DEPTH,
-    ROOT_VCDT_NODES, ROOT_VCDT_TIME_SHARE, SAFETY_TIME_SHARE, VCDT_CACHE_ENTRIES,
+    FRONTIER_PAIRS, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_THREAT_DEPTH,
+    ROOT_THREAT_NODES, ROOT_THREAT_TIME_SHARE, SAFETY_TIME_SHARE, THREAT_CACHE_ENTRIES,
 };
 use std::time::{Duration, Instant};
 
@@ -91,7 +91,7 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: Table::new(hash_mb),
-            solver: Solver::new(VCDT_CACHE_ENTRIES),
+            solver: Solver::new(THREAT_CACHE_ENTRIES),
             killers: [[None; 2]; MAX_PLY],
             nodes: 0,
             start: Instant::now(),
@@ -150,7 +150,7 @@ impl Searcher {
         report: &mut Report,
     ) {
         let threats_began = Instant::now();
-        if let Some(win) = self.own_vcdt(board) {
+        if let Some(win) = self.own_threats(board) {
             report.best = win;
             report.score = WIN_BOUND + 1;
             report.threat_time = threats_began.elapsed();
@@ -175,27 +175,31 @@ impl Searcher {
         }
     }
 
-    /// A win by continuous double threats for the side to move, if the solver finds one in
-    /// its share of the time.
-    fn own_vcdt(&mut self, board: &Board) -> Option<Turn> {
+    /// A win by a threat sequence for the side to move, if the solver finds one in its
+    /// share of the time.
+    fn own_threats(&mut self, board: &Board) -> Option<Turn> {
         let share = self
             .limits
             .soft
             .min(self.limits.hard)
-            .mul_f64(ROOT_VCDT_TIME_SHARE);
+            .mul_f64(ROOT_THREAT_TIME_SHARE);
         let deadline = self.start.checked_add(share);
-        let limits = SolveLimits::new(ROOT_VCDT_DEPTH, ROOT_VCDT_NODES, deadline);
+        let limits = SolveLimits::new(ROOT_THREAT_DEPTH, ROOT_THREAT_NODES, deadline);
         match self.solver.solve(board, limits) {
             Verdict::Win(turn) if board.check_turn(&turn).is_ok() => {
-                log::debug!("VCDT win {turn} ({} solver nodes)", self.solver.nodes());
+                log::debug!(
+                    "threat-sequence win {turn} in {} turns ({} solver nodes)",
+                    self.solver.last_proof().length,
+                    self.solver.nodes()
+                );
                 Some(turn)
             }
             _ => None,
         }
     }
 
-    /// The search's choice, unless it is unverified and lets the opponent win by
-    /// continuous double threats: then the first root turn that does not.
+    /// The search's choice, unless it is unverified and lets the opponent win by a threat
+    /// sequence: then the first root turn that does not.
     fn safe_choice(
         &mut self,
         board: &mut Board,
@@ -210,8 +214,8 @@ impl Searcher {
             if verified.contains(&turn) {
                 return turn;
             }
-            match defence::loses_to_vcdt(&mut self.solver, board, &turn, deadline) {
-                Some(true) => log::debug!("{turn} loses to a VCDT"),
+            match defence::loses_to_threats(&mut self.solver, board, &turn, deadline) {
+                Some(true) => log::debug!("{turn} loses to a threat sequence"),
                 // Safe, or out of time to know: stop looking.
                 Some(false) | None => return turn,
             }

@@ -97,12 +97,12 @@ pub fn threat_windows(board: &Stones, attacker: Color) -> Option<WindowList> {
 }
 
 /// Fewest empty cells, `taken` excepted, that hit every window of `windows`: 0, 1, 2, or 3
-/// meaning three or more. `taken` lets a caller count as if a stone already stood there.
-pub fn stones_to_stop(board: &Stones, windows: &[u16], taken: Option<Cell>) -> usize {
+/// meaning three or more. `taken` lets a caller count as if stones already stood there.
+pub fn stones_to_stop(board: &Stones, windows: &[u16], taken: &[Cell]) -> usize {
     let Some(&first) = windows.first() else {
         return 0;
     };
-    let free = |c: Cell| board.is_empty(c) && Some(c) != taken;
+    let free = |c: Cell| board.is_empty(c) && !taken.contains(&c);
     let mut fewest = 3;
     // Every blocking set holds a cell of the first window.
     for &x in GEOMETRY.window_cells[first as usize]
@@ -136,7 +136,7 @@ pub fn threat_count(board: &Stones, attacker: Color) -> usize {
         return 0;
     }
     match threat_windows(board, attacker) {
-        Some(list) => stones_to_stop(board, &list, None),
+        Some(list) => stones_to_stop(board, &list, &[]),
         None => 3,
     }
 }

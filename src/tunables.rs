@@ -39,20 +39,30 @@ pub const MAX_PLY: usize = 64;
 /// Extra plies granted when the side to move must answer threats at the horizon.
 pub const MAX_FORCED_EXTENSION: usize = 4;
 
-/// Threat-space solver at the root: how many attacker turns deep it looks for a win by
-/// continuous double threats, and how much of the move's time it may take.
-pub const ROOT_VCDT_DEPTH: u8 = 8;
-pub const ROOT_VCDT_NODES: u64 = 200_000;
-/// Share of the soft time limit spent looking for our own VCDT before the main search.
-pub const ROOT_VCDT_TIME_SHARE: f64 = 0.2;
-/// The opponent's VCDT after one of our root turns: depth and nodes per check.
-pub const SAFETY_VCDT_DEPTH: u8 = 6;
-pub const SAFETY_VCDT_NODES: u64 = 5_000;
-/// The opponent's VCDT if it had the move now: nodes for that one question.
-pub const NULL_MOVE_VCDT_NODES: u64 = 50_000;
-/// Share of the soft time limit spent checking root turns against opponent VCDTs.
+/// Threat-space solver at the root: how many attacker turns deep it looks for a win by a
+/// threat sequence (single and double threats), and how much of the move's time it may take.
+/// Eleven attacker turns are lines of 21 turns with the defender's.
+pub const ROOT_THREAT_DEPTH: u8 = 11;
+pub const ROOT_THREAT_NODES: u64 = 40_000;
+/// Share of the soft time limit spent looking for our own threat sequence before the main
+/// search.
+pub const ROOT_THREAT_TIME_SHARE: f64 = 0.2;
+/// The opponent's threat sequence after one of our root turns: depth and nodes per check.
+pub const SAFETY_THREAT_DEPTH: u8 = 10;
+pub const SAFETY_THREAT_NODES: u64 = 2_000;
+/// The opponent's threat sequence if it had the move now: nodes for that one question.
+pub const NULL_MOVE_THREAT_NODES: u64 = 20_000;
+/// Share of the soft time limit spent checking root turns against opponent threats.
 pub const SAFETY_TIME_SHARE: f64 = 0.3;
+/// Cells of the opponent's proof zone paired with each other as extra root turns.
+pub const ZONE_CELLS_PAIRED: usize = 8;
 /// Partners paired with each cell where the opponent's threat sequence would start.
 pub const COUNTER_PARTNERS: usize = 8;
-/// Entries in the solver's cache of positions shown not to be wins.
-pub const VCDT_CACHE_ENTRIES: usize = 1 << 16;
+/// Entries in the solver's cache of positions shown not to be wins (a quarter as many
+/// proofs are kept).
+pub const THREAT_CACHE_ENTRIES: usize = 1 << 16;
+/// Forcing turns the solver tries at a node: every kind of double threat up to the first
+/// bound, and the single threats with the most potential up to the second. A single threat
+/// forces one stone only, so many of them would make a bushy tree of weak lines.
+pub const SOLVER_DOUBLE_THREAT_TURNS: usize = 48;
+pub const SOLVER_SINGLE_THREAT_TURNS: usize = 12;

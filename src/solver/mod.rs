@@ -1,0 +1,369 @@
+//! Threat-space solver: wins by a sequence of forcing turns.
+//!
+//! Every attacker turn leaves at least one threat and the defender none (`attacks`). A turn
+//! with two or more threats takes both of the defender's stones to answer; a turn with one
+//! threat takes one, and leaves the defender a free stone. Lines that mix the two kinds are
+//! far longer than double threats alone reach (a VCDT).
+//!
+//! The defender's free stone is handled with relevance zones. The attacker first proves the
+//! win with the free stone passed; the proof's zone is every cell a defender stone could
+//! spoil it through (the attacker's stones and threat windows along every line, the
+//! defender's answers), plus the cells where a defender stone grows its own threat. Only
+//! free stones in that zone are tried; anywhere else the passed proof stands unchanged.
+//! The zones of a node's lines add up into its own, so a proof carries its zone upwards.
+//!
+//! Proofs and failures are cached by position and attacker between calls, and the search
+//! deepens one attacker turn at a time under node and time limits.
+
+mod attacks;
+pub mod zone;
+
+use crate::coord::{Cell, Turn};
+use crate::stones::{Color, Stones, windows_in};
+use crate::threats::blocks;
+use attacks::{Attack, counter_cells, forcing_turns};
+use std::time::Instant;
+use zone::CellSet;
+
+/// Cache keys of the two attackers differ: the same stones are a different question.
+const ATTACKER_SALT: [u64; 2] = [0, 0x5bd1_e995_8f3c_a7e1];
+
+/// A position shown not to be a win within `depth` attacker turns.
+#[derive(Clone, Copy, Default)]
+struct Failed {
+    key: u64,
+    depth: u8,
+}
+
+/// A win, how long it takes and what it depends on.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Proof {
+    /// The attacker's first turn.
+    pub turn: Option<Turn>,
+    /// Attacker turns to the six, counting the last.
+    pub length: u8,
+    /// Cells through which a defender stone could spoil the proof.
+    pub zone: CellSet,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Proved {
+    key: u64,
+    proof: Proof,
+}
+
+/// How far and how long a solve may look.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveLimits {
+    /// Attacker turns.
+    pub depth: u8,
+    /// Attacker nodes.
+    pub nodes: u64,
+    pub deadline: Option<Instant>,
+    /// Whether single-threat turns are played (otherwise only double threats: a VCDT).
+    pub single_threats: bool,
+}
+
+impl SolveLimits {
+    /// Limits for a search with single and double threats.
+    pub fn new(depth: u8, nodes: u64, deadline: Option<Instant>) -> SolveLimits {
+        SolveLimits {
+            depth,
+            nodes,
+            deadline,
+            single_threats: true,
+        }
+    }
+
+    /// The same limits for double threats only.
+    pub fn double_threats_only(self) -> SolveLimits {
+        SolveLimits {
+            single_threats: false,
+            ..self
+        }
+    }
+}
+
+/// What a solve found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker wins with this first turn.
+    Win(Turn),
+    /// No win within the depth searched.
+    NoWin,
+    /// The node or time limit ran out first.
+    Unknown,
+}
+
+pub struct Solver {
+    failed: Vec<Failed>,
+    proved: Vec<Proved>,
+    nodes: u64,
+    /// Nodes over the solver's whole life, for reports.
+    total_nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    single_threats: bool,
+    /// The proof behind the last `Verdict::Win`.
+    last_proof: Proof,
+    /// Longest win found over the solver's life, in attacker turns.
+    longest: u8,
+}
+
+impl Solver {
+    /// A solver with caches of `cache_entries` slots each, allocated once.
+    pub fn new(cache_entries: usize) -> Solver {
+        Solver {
+            failed: vec![Failed::default(); cache_entries.max(1)],
+            proved: vec![Proved::default(); (cache_entries / 4).max(1)],
+            nodes: 0,
+            total_nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            aborted: false,
+            single_threats: true,
+            last_proof: Proof::default(),
+            longest: 0,
+        }
+    }
+
+    /// Attacker nodes of the last solve.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.total_nodes
+    }
+
+    /// Longest win found so far, in attacker turns.
+    pub fn longest_line(&self) -> u8 {
+        self.longest
+    }
+
+    /// The proof behind the last win found: its first turn, length and zone.
+    pub fn last_proof(&self) -> &Proof {
+        &self.last_proof
+    }
+
+    /// Looks for a win of the side to move within the limits.
+    pub fn solve(&mut self, board: &Stones, limits: SolveLimits) -> Verdict {
+        self.solve_for(board, board.side_to_move(), limits)
+    }
+
+    /// Looks for a win of `attacker` as if it were to move (a "null move" by the other side
+    /// when it is not): what the opponent threatens.
+    pub fn solve_for(&mut self, board: &Stones, attacker: Color, limits: SolveLimits) -> Verdict {
+        self.nodes = 0;
+        self.node_limit = limits.nodes;
+        self.deadline = limits.deadline;
+        self.aborted = false;
+        self.single_threats = limits.single_threats;
+        let mut b = board.clone();
+        if limits.single_threats {
+            // Double threats alone are far cheaper to search and find most short wins:
+            // a slice of the budget goes to them first.
+            self.single_threats = false;
+            self.node_limit = limits.nodes / 4;
+            let quick = self.deepen(&mut b, attacker, limits.depth);
+            if matches!(quick, Verdict::Win(_)) {
+                return quick;
+            }
+            self.single_threats = true;
+            self.aborted = false;
+            self.node_limit = limits.nodes;
+        }
+        self.deepen(&mut b, attacker, limits.depth)
+    }
+
+    fn deepen(&mut self, b: &mut Stones, attacker: Color, max_depth: u8) -> Verdict {
+        // Deepening: short sequences are cheap and common; a fixed deep search would wander
+        // down long hopeless lines first. Failures cached at one depth answer the next only
+        // where they were searched as deep.
+        for depth in 1..=max_depth {
+            if let Some(proof) = self.attack(b, attacker, depth)
+                && let Some(turn) = proof.turn
+            {
+                self.last_proof = proof;
+                self.longest = self.longest.max(proof.length);
+                return Verdict::Win(turn);
+            }
+            if self.aborted {
+                return Verdict::Unknown;
+            }
+        }
+        Verdict::NoWin
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.nodes.is_multiple_of(16) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn failed_slot(&self, key: u64) -> usize {
+        ((key as u128 * self.failed.len() as u128) >> 64) as usize
+    }
+
+    fn proved_slot(&self, key: u64) -> usize {
+        ((key as u128 * self.proved.len() as u128) >> 64) as usize
+    }
+
+    fn key(&self, board: &Stones, attacker: Color) -> u64 {
+        // The two modes prove different things: keep their failures apart.
+        let mode = if self.single_threats {
+            0
+        } else {
+            0x9e37_79b9_7f4a_7c15
+        };
+        board.hash() ^ ATTACKER_SALT[attacker.index()] ^ mode
+    }
+
+    /// A win of `attacker`, to move, within `depth` turns.
+    fn attack(&mut self, board: &mut Stones, attacker: Color, depth: u8) -> Option<Proof> {
+        if let Some(w) = windows_in(board.threat_windows(attacker)).next() {
+            return Some(six_now(board, w));
+        }
+        if depth == 0 || board.has_six(attacker.other()) || self.out_of_budget() {
+            return None;
+        }
+        self.nodes += 1;
+        self.total_nodes += 1;
+        let key = self.key(board, attacker);
+        let failed = self.failed[self.failed_slot(key)];
+        if failed.key == key && failed.depth >= depth {
+            return None;
+        }
+        let proved = self.proved[self.proved_slot(key)];
+        if proved.key == key && proved.proof.length <= depth {
+            return Some(proved.proof);
+        }
+        let turns = forcing_turns(board, attacker, self.single_threats);
+        for attack in &turns {
+            board.place_turn(&attack.turn, attacker);
+            let answer = self.defend(board, attacker, attack, depth);
+            board.remove_turn(&attack.turn);
+            if let Some(mut proof) = answer {
+                for c in attack.turn.cells() {
+                    proof.zone.insert(c);
+                }
+                proof.turn = Some(attack.turn);
+                let slot = self.proved_slot(key);
+                self.proved[slot] = Proved { key, proof };
+                return Some(proof);
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        if !self.aborted {
+            let slot = self.failed_slot(key);
+            self.failed[slot] = Failed { key, depth };
+        }
+        None
+    }
+
+    /// After the attacker's `attack`, whether every defence loses; the proof's length and
+    /// zone when it does (its first turn is the caller's).
+    fn defend(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        attack: &Attack,
+        depth: u8,
+    ) -> Option<Proof> {
+        let defender = attacker.other();
+        let mut proof = Proof {
+            turn: None,
+            length: 1,
+            zone: CellSet::new(),
+        };
+        // A defender stone on a threat window's empty cell changes what must be answered.
+        proof.zone.add_empty_cells_of(board, board.threat_windows(attacker));
+        if attack.threats >= 3 {
+            return Some(proof);
+        }
+        let replies = blocks(board, attacker);
+        if replies.needed >= 3 {
+            return Some(proof);
+        }
+        let mut deepest = 0;
+        for &(x, y) in &replies.pairs {
+            board.place(x, defender);
+            board.place(y, defender);
+            let line = self.attack(board, attacker, depth - 1);
+            board.remove(y);
+            board.remove(x);
+            let line = line?;
+            proof.zone.union_with(&line.zone);
+            deepest = deepest.max(line.length);
+        }
+        for &x in &replies.singles {
+            board.place(x, defender);
+            let line = self.free_stone(board, attacker, depth - 1);
+            board.remove(x);
+            let line = line?;
+            proof.zone.union_with(&line.zone);
+            deepest = deepest.max(line.length);
+        }
+        proof.length = deepest + 1;
+        Some(proof)
+    }
+
+    /// The defender has blocked with one stone and places its second anywhere: the
+    /// attacker's win against every placement that matters.
+    fn free_stone(&mut self, board: &mut Stones, attacker: Color, depth: u8) -> Option<Proof> {
+        let defender = attacker.other();
+        // First with the free stone passed: no placement can do better than one in the
+        // passed proof's zone, or one that grows a threat of the defender's own.
+        let passed = self.attack(board, attacker, depth)?;
+        let mut proof = passed;
+        let mut tried = passed.zone;
+        tried.union_with(&counter_cells(board, defender));
+        // The attacker's next stones are the likeliest refutations: try them first.
+        let first: Option<Turn> = passed.turn;
+        let order = first
+            .iter()
+            .flat_map(|t| t.cells().collect::<arrayvec::ArrayVec<Cell, 2>>())
+            .chain(tried.iter());
+        let mut done = CellSet::new();
+        for y in order {
+            if done.contains(y) || !board.is_empty(y) {
+                continue;
+            }
+            done.insert(y);
+            board.place(y, defender);
+            let line = self.attack(board, attacker, depth);
+            board.remove(y);
+            let line = line?;
+            proof.zone.union_with(&line.zone);
+            proof.length = proof.length.max(line.length);
+        }
+        proof.zone.union_with(&tried);
+        Some(proof)
+    }
+}
+
+/// The attacker to move completes the six in window `w`.
+fn six_now(board: &Stones, w: usize) -> Proof {
+    let mut zone = CellSet::new();
+    zone.add_empty_cells_of_window(board, w);
+    let mut cells = zone.iter();
+    let a = cells.next().expect("a threat window has an empty cell");
+    let free = cells
+        .next()
+        .or_else(|| Cell::all().find(|&c| c != a && board.is_empty(c)));
+    Proof {
+        turn: Some(free.map_or(Turn::one(a), |b| Turn::two(a.min(b), a.max(b)))),
+        length: 1,
+        zone,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,56 @@
+use super::*;
+use crate::board::Board;
+
+fn play_all(moves: &[&str]) -> Board {
+    Board::from_turns(&moves.join(" ")).unwrap()
+}
+
+#[test]
+fn double_four_wins_at_once() {
+    // Open threes in column J and row N: two open fours are four threats.
+    let b = play_all(&["JJ", "AACB", "JKJL", "SSQR", "LNMN", "ASCR", "NNSA", "AQCQ"]);
+    let mut solver = Solver::new(1 << 12);
+    let verdict = solver.solve(&b, SolveLimits::new(1, 1_000, None));
+    assert!(matches!(verdict, Verdict::Win(_)), "{verdict:?}");
+    assert_eq!(solver.last_proof().length, 1);
+}
+
+#[test]
+fn a_lone_pair_has_no_win() {
+    let b = play_all(&["JJ", "AACB", "JKSS"]);
+    let mut solver = Solver::new(1024);
+    for limits in [
+        SolveLimits::new(4, 100_000, None),
+        SolveLimits::new(4, 100_000, None).double_threats_only(),
+    ] {
+        assert_eq!(solver.solve(&b, limits), Verdict::NoWin);
+    }
+}
+
+#[test]
+fn crossing_threes_win() {
+    // Black's threes across row J and down column J meet at JJ: both become fours at
+    // once, four threats.
+    let b = play_all(&["JJ", "AACB", "KJJK", "SSQR", "LJJL", "ASCR"]);
+    let mut solver = Solver::new(1 << 14);
+    match solver.solve(&b, SolveLimits::new(4, 2_000_000, None)) {
+        Verdict::Win(turn) => {
+            let mut after = b.clone();
+            after.play_turn(&turn).unwrap();
+            assert!(crate::threats::threat_count(&after, Color::Black) >= 2);
+        }
+        v => panic!("expected a win, got {v:?} after {} nodes", solver.nodes()),
+    }
+}
+
+#[test]
+fn proofs_are_cached_between_calls() {
+    let b = play_all(&["JJ", "AACB", "KJJK", "SSQR", "LJJL", "ASCR"]);
+    let mut solver = Solver::new(1 << 14);
+    let limits = SolveLimits::new(4, 2_000_000, None);
+    let first = solver.solve(&b, limits);
+    let cold = solver.nodes();
+    assert_eq!(solver.solve(&b, limits), first);
+    assert!(solver.nodes() <= cold, "{} > {cold}", solver.nodes());
+    assert!(solver.nodes() <= 1);
+}
