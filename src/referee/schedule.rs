@@ -4,7 +4,7 @@ use super::game::{self, GameResult, GameSpec, Outcome};
 use super::openings::{self, Opening};
 use super::process::{self, Engine, EngineStartError, split_command};
 use super::record::{self, Record, RecordMove, RecordResult};
-use super::{MatchConfig, MatchError, Summary};
+use super::{MatchArgs, MatchError, Summary};
 use crate::board::Color;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,9 +26,9 @@ fn fallback_name(command: &str) -> String {
 
 /// Starts both engines once, asks their names, and stops them: a command that does not start
 /// is reported before any game is played.
-fn probe(config: &MatchConfig) -> Result<[String; 2], MatchError> {
+fn probe(config: &MatchArgs) -> Result<[String; 2], MatchError> {
     let mut started = Vec::new();
-    for (i, command) in config.engines.iter().enumerate() {
+    for (i, command) in config.engines().iter().enumerate() {
         let engine_id = ['A', 'B'][i];
         let mut engine =
             Engine::spawn(command, config.quiet, None).map_err(|error| MatchError::Engine {
@@ -46,7 +46,7 @@ fn probe(config: &MatchConfig) -> Result<[String; 2], MatchError> {
         }
         started.push(engine);
     }
-    let deadline = Instant::now() + config.limits.move_time + config.limits.tolerance;
+    let deadline = Instant::now() + config.move_time + super::TOLERANCE;
     let mut names = [String::new(), String::new()];
     for (i, engine) in started.iter().enumerate() {
         let name = engine
@@ -57,7 +57,7 @@ fn probe(config: &MatchConfig) -> Result<[String; 2], MatchError> {
             })?;
         names[i] = name.unwrap_or_else(|| {
             log::warn!("engine {} did not answer 'name?'", ['A', 'B'][i]);
-            fallback_name(&config.engines[i])
+            fallback_name(&config.engines()[i])
         });
     }
     for engine in &mut started {
@@ -75,7 +75,7 @@ fn black_of(game: usize) -> usize {
     (game + 1) % 2
 }
 
-fn record_of(result: &GameResult, names: &[String; 2], config: &MatchConfig) -> Record {
+fn record_of(result: &GameResult, names: &[String; 2], config: &MatchArgs) -> Record {
     let black = black_of(result.number);
     let outcome = match result.outcome {
         Outcome::Win(Color::Black) => RecordResult::BlackWins,
@@ -133,7 +133,7 @@ fn progress(done: usize, total: usize, points: [f64; 2], names: &[String; 2]) {
     let _ = err.flush();
 }
 
-pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
+pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
     let openings: Vec<Opening> = match &config.openings {
         Some(path) => openings::load(path)?,
         None => Vec::new(),
@@ -151,6 +151,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         2 * openings.len()
     });
     let next = AtomicUsize::new(1);
+    let engines = config.engines();
     let (tx, rx) = mpsc::channel::<GameResult>();
     let mut results = Vec::with_capacity(total);
     std::thread::scope(|scope| {
@@ -159,7 +160,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
         for slot in 0..slots {
             let tx = tx.clone();
             let cpus = (slots > 1).then(|| process::cpu_share(slot, slots, cores));
-            let (next, openings) = (&next, &openings);
+            let (next, openings, engines) = (&next, &openings, &engines);
             scope.spawn(move || {
                 loop {
                     let number = next.fetch_add(1, Ordering::SeqCst);
@@ -169,10 +170,10 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                     let black = black_of(number);
                     let spec = GameSpec {
                         number,
-                        commands: [&config.engines[black], &config.engines[1 - black]],
+                        commands: [&engines[black], &engines[1 - black]],
                         opening: (!openings.is_empty())
                             .then(|| &openings[(number - 1) / 2 % openings.len()]),
-                        limits: config.limits,
+                        limits: config.limits(),
                         short_first: config.short_first,
                         discard_stderr: config.quiet,
                         cpus: cpus.clone(),
@@ -212,10 +213,5 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             eprintln!();
         }
     });
-    Ok(Summary::new(
-        names,
-        config.engines.clone(),
-        &results,
-        black_of,
-    ))
+    Ok(Summary::new(names, config.engines(), &results, black_of))
 }
