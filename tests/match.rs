@@ -3,6 +3,7 @@
 
 use connect6::board::Color;
 use connect6::referee::{self, FaultKind, MatchArgs, MatchError, Record, RecordResult, Summary};
+use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -51,15 +52,17 @@ fn assert_b_faults(summary: &Summary, kind: FaultKind) {
     );
     assert!(summary.fault_games(A, kind).is_empty());
     assert_eq!(summary.faults.len(), 2);
-    let json = summary.to_json();
-    for game in [1, 2] {
-        let needle = format!(r#"{{"game":{game},"engine":"B","#);
-        assert!(json.contains(&needle), "{json}");
+    let json: Value = serde_json::from_str(&summary.to_json()).expect("JSON");
+    let faults = json["faults"].as_array().expect("faults");
+    assert_eq!(faults.len(), 2, "{json}");
+    for (fault, game) in faults.iter().zip([1, 2]) {
+        assert_eq!(fault["game"], game, "{json}");
+        assert_eq!(fault["engine"], "B");
+        assert_eq!(fault["kind"], kind.name());
+        assert_eq!(fault["name"], summary.engines[B].name.as_str());
     }
-    assert!(
-        json.contains(&format!(r#""kind":"{}""#, kind.name())),
-        "{json}"
-    );
+    assert_eq!(json["engines"][0]["wins"], 2);
+    assert_eq!(json["engines"][1]["losses"], 2);
     assert!(
         summary
             .to_text()
@@ -325,10 +328,90 @@ fn full_board_is_a_draw() {
     );
     assert!(s.faults.is_empty(), "{}", s.to_text());
     assert_eq!(s.engines[A].total.draws, 2, "{}", s.to_text());
-    assert!(s.to_json().contains(r#""winner":"draw""#));
+    let json: Value = serde_json::from_str(&s.to_json()).expect("JSON");
+    for r in json["results"].as_array().expect("results") {
+        assert_eq!(r["winner"], "draw", "{json}");
+    }
+    assert_eq!(json["engines"][0]["draws"], 2);
+    assert_eq!(json["pairs"]["counts"], serde_json::json!([0, 0, 1, 0, 0]));
     for f in std::fs::read_dir(&recs).expect("records").flatten() {
         let rec = Record::parse(&std::fs::read_to_string(f.path()).expect("read")).expect("parse");
         assert_eq!((rec.result, rec.moves.len()), (RecordResult::Draw, 361));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn json_summary_carries_the_statistics() {
+    let s = run(
+        &engine("random", 1),
+        &engine("chatty", 1),
+        &["--games", "4", "--move-time", "2"],
+    );
+    let json: Value = serde_json::from_str(&s.to_json()).expect("JSON");
+    assert_eq!(json["games"], 4);
+    assert_eq!(json["settings"]["move_time"], 2.0);
+    assert!(json["settings"]["game_time"].is_null());
+    let results = json["results"].as_array().expect("results");
+    let numbers: Vec<u64> = results
+        .iter()
+        .map(|r| r["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 2, 3, 4]);
+    let blacks: Vec<&str> = results
+        .iter()
+        .map(|r| r["black"].as_str().unwrap())
+        .collect();
+    assert_eq!(blacks, ["A", "B", "A", "B"]);
+    // Two complete pairs, counted from A's points in each.
+    let counts = json["pairs"]["counts"].as_array().expect("counts");
+    assert_eq!(counts.iter().map(|c| c.as_u64().unwrap()).sum::<u64>(), 2);
+    let a_points: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| k as f64 / 2.0 * c.as_f64().unwrap())
+        .sum();
+    assert_eq!(a_points, json["engines"][0]["score"].as_f64().unwrap());
+    // Time use: the summed per-game times over (moves x 2 s) give the overall share.
+    for e in 0..2 {
+        let (moves, total): (u64, u64) = results.iter().fold((0, 0), |(m, t), r| {
+            let tu = &r["time"][e];
+            (
+                m + tu["moves"].as_u64().unwrap(),
+                t + tu["total_us"].as_u64().unwrap(),
+            )
+        });
+        assert_eq!(json["engines"][e]["moves"].as_u64(), Some(moves));
+        let share = total as f64 / (moves as f64 * 2e6);
+        let got = json["engines"][e]["time_share"].as_f64().unwrap();
+        assert!((got - share).abs() < 1e-4, "{got} vs {share}");
+    }
+    let report: connect6::referee::Report = serde_json::from_value(json).expect("typed");
+    let (settings, entries) = report.into_parts().expect("parts");
+    let again = Summary::new(settings, entries);
+    assert_eq!(
+        again.to_text(),
+        s.to_text(),
+        "the JSON holds the whole summary"
+    );
+}
+
+#[test]
+fn sprt_stops_the_match_once_decided() {
+    // B crashes at once in every game, so every pair is a 2-0 for A. With elo0 = 0 and
+    // elo1 = 200 (alpha = beta = 0.05) the LLR after n clean pairs is 0.02, 0.37, 0.94,
+    // 1.72, 2.72, 3.92 (see stats.rs): H1 is accepted after the 6th pair, game 12 of 40.
+    let s = run(
+        &engine("random", 1),
+        &engine("crash", 1),
+        &["--games", "40", "--sprt", "0,200", "--move-time", "1"],
+    );
+    assert_eq!(s.games.len(), 12, "{}", s.to_text());
+    let st = s.sprt.expect("sprt state");
+    assert_eq!(st.verdict, connect6::referee::SprtVerdict::H1);
+    assert!((st.llr - 3.9208).abs() < 1e-3, "{st:?}");
+    assert!(s.to_text().contains("H1 accepted"), "{}", s.to_text());
+    let json: Value = serde_json::from_str(&s.to_json()).expect("JSON");
+    assert_eq!(json["sprt"]["verdict"], "H1");
+    assert_eq!(json["pairs"]["counts"], serde_json::json!([0, 0, 0, 0, 6]));
 }

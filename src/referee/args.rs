@@ -3,6 +3,7 @@
 
 use super::TOLERANCE;
 use super::game::Limits;
+use super::stats::SprtSpec;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -64,6 +65,11 @@ pub struct MatchArgs {
     /// Place name for records.
     #[arg(long, value_name = "NAME", default_value = "local")]
     pub place: String,
+    /// Stop once the sequential probability ratio test of elo0 against elo1 (logistic Elo,
+    /// on game pairs) accepts one; alpha and beta default to 0.05. --games is the maximum.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = SprtSpec::parse,
+          allow_hyphen_values = true)]
+    pub sprt: Option<SprtSpec>,
 }
 
 impl MatchArgs {

@@ -35,7 +35,9 @@ pub mod game;
 pub mod openings;
 pub mod process;
 pub mod record;
+pub mod report;
 pub mod stats;
+pub mod summary;
 
 mod args;
 mod schedule;
@@ -45,7 +47,9 @@ pub use game::{Fault, FaultKind, GameResult, Limits, Outcome};
 pub use openings::{Opening, OpeningError};
 pub use process::EngineStartError;
 pub use record::{Record, RecordError, RecordResult};
-pub use stats::Summary;
+pub use report::Report;
+pub use stats::{Pentanomial, SprtSpec, SprtVerdict};
+pub use summary::{GameEntry, Settings, Summary};
 
 use std::fmt;
 use std::process::ExitCode;

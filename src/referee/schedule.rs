@@ -4,11 +4,13 @@ use super::game::{self, GameResult, GameSpec, Outcome};
 use super::openings::{self, Opening};
 use super::process::{self, Engine, EngineStartError, split_command};
 use super::record::{self, Record, RecordMove, RecordResult};
+use super::stats::SprtVerdict;
+use super::summary::{GameEntry, Settings, TimeUse, pairs_of, verdict_text};
 use super::{MatchArgs, MatchError, Summary};
 use crate::board::Color;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -71,8 +73,30 @@ fn probe(config: &MatchArgs) -> Result<[String; 2], MatchError> {
 }
 
 /// Which engine (0 = A, 1 = B) plays black in a game (1-based): A in odd games.
-fn black_of(game: usize) -> usize {
+pub fn black_of(game: usize) -> usize {
     (game + 1) % 2
+}
+
+/// The 0-based index of a game's opening among `count` openings: games 2k-1 and 2k (a
+/// pair) share opening k-1, and the list repeats.
+pub fn opening_of(game: usize, count: usize) -> Option<usize> {
+    (count > 0).then(|| (game - 1) / 2 % count)
+}
+
+/// What the summary keeps of a game.
+fn entry_of(result: &GameResult, openings: usize) -> GameEntry {
+    let black = black_of(result.number);
+    let mut time = [TimeUse::default(); 2];
+    time[black] = TimeUse::of(&result.move_times[Color::Black.index()]);
+    time[1 - black] = TimeUse::of(&result.move_times[Color::White.index()]);
+    GameEntry {
+        game: result.number,
+        opening: opening_of(result.number, openings).map(|i| i + 1),
+        black,
+        outcome: result.outcome,
+        fault: result.fault.clone(),
+        time,
+    }
 }
 
 fn record_of(result: &GameResult, names: &[String; 2], config: &MatchArgs) -> Record {
@@ -120,14 +144,14 @@ fn write_record(dir: &Path, record: &Record, game: usize) -> std::io::Result<Pat
     Ok(path)
 }
 
-fn progress(done: usize, total: usize, points: [f64; 2], names: &[String; 2]) {
+fn progress(done: usize, total: usize, points: [f64; 2], names: &[String; 2], sprt: &str) {
     let width = 20;
     let filled = done * width / total.max(1);
     let bar: String = "#".repeat(filled) + &".".repeat(width - filled);
     let mut err = std::io::stderr().lock();
     let _ = write!(
         err,
-        "\r[{bar}] {done}/{total}  {} {} - {} {}   ",
+        "\r[{bar}] {done}/{total}  {} {} - {} {}{sprt}   ",
         names[0], points[0], points[1], names[1]
     );
     let _ = err.flush();
@@ -150,29 +174,37 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
     } else {
         2 * openings.len()
     });
-    let next = AtomicUsize::new(1);
+    let schedule: Vec<usize> = (1..=total).collect();
+    let settings = Settings {
+        names: names.clone(),
+        commands: config.engines(),
+        move_time: config.move_time,
+        game_time: config.game_time,
+        sprt: config.sprt,
+    };
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
     let engines = config.engines();
     let (tx, rx) = mpsc::channel::<GameResult>();
-    let mut results = Vec::with_capacity(total);
+    let mut entries: Vec<GameEntry> = Vec::with_capacity(schedule.len());
     std::thread::scope(|scope| {
-        let slots = config.concurrency.min(total);
+        let slots = config.concurrency.min(schedule.len());
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         for slot in 0..slots {
             let tx = tx.clone();
             let cpus = (slots > 1).then(|| process::cpu_share(slot, slots, cores));
-            let (next, openings, engines) = (&next, &openings, &engines);
+            let (next, stop, openings, engines, schedule) =
+                (&next, &stop, &openings, &engines, &schedule);
             scope.spawn(move || {
-                loop {
-                    let number = next.fetch_add(1, Ordering::SeqCst);
-                    if number > total {
+                while !stop.load(Ordering::SeqCst) {
+                    let Some(&number) = schedule.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         break;
-                    }
+                    };
                     let black = black_of(number);
                     let spec = GameSpec {
                         number,
                         commands: [&engines[black], &engines[1 - black]],
-                        opening: (!openings.is_empty())
-                            .then(|| &openings[(number - 1) / 2 % openings.len()]),
+                        opening: opening_of(number, openings.len()).map(|i| &openings[i]),
                         limits: config.limits(),
                         short_first: config.short_first,
                         discard_stderr: config.quiet,
@@ -186,8 +218,9 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
         }
         drop(tx);
         let mut points = [0.0f64; 2];
+        let mut sprt_text = String::new();
         if !config.quiet {
-            progress(0, total, points, &names);
+            progress(0, schedule.len(), points, &names, &sprt_text);
         }
         for result in rx {
             let black = black_of(result.number);
@@ -204,14 +237,35 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
                     Err(e) => log::error!("cannot write record of game {}: {e}", result.number),
                 }
             }
-            results.push(result);
+            entries.push(entry_of(&result, openings.len()));
+            if let Some(spec) = config.sprt {
+                entries.sort_by_key(|e| e.game);
+                let state = spec.state(&pairs_of(&entries));
+                sprt_text = format!(
+                    "  LLR {:.2} [{:.2}, {:.2}]",
+                    state.llr, state.lower, state.upper
+                );
+                if state.verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
+                    // Games already started finish and count; no new game starts.
+                    let note = format!(
+                        "SPRT: {} after {} game(s), LLR {:.3}; games in progress finish",
+                        verdict_text(state.verdict),
+                        entries.len(),
+                        state.llr
+                    );
+                    if !config.quiet {
+                        eprintln!();
+                    }
+                    eprintln!("{note}");
+                }
+            }
             if !config.quiet {
-                progress(results.len(), total, points, &names);
+                progress(entries.len(), schedule.len(), points, &names, &sprt_text);
             }
         }
         if !config.quiet {
             eprintln!();
         }
     });
-    Ok(Summary::new(names, config.engines(), &results, black_of))
+    Ok(Summary::new(settings, entries))
 }
