@@ -34,6 +34,8 @@ enum Sub {
     Match(connect6::referee::MatchArgs),
     /// Search fixed positions and print speed and a signature.
     Bench(connect6::bench::BenchArgs),
+    /// Merge the records or JSON summaries of matches (or match shards) into one summary.
+    Stats(connect6::referee::StatsArgs),
 }
 
 /// The engine's options (used when no subcommand is given).
@@ -133,6 +135,7 @@ fn main() -> ExitCode {
         None => play(&cli.engine, born),
         Some(Sub::Match(args)) => connect6::referee::main(args),
         Some(Sub::Bench(args)) => connect6::bench::main(args),
+        Some(Sub::Stats(args)) => connect6::referee::stats_main(args),
     }
 }
 
@@ -191,7 +194,7 @@ mod tests {
 
     #[test]
     fn help_and_version_exit_zero() {
-        for line in ["--help", "help", "match --help", "bench -h"] {
+        for line in ["--help", "help", "match --help", "bench -h", "stats --help"] {
             let e = parse(line).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::DisplayHelp, "{line}");
             assert_eq!(e.exit_code(), 0);

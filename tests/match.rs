@@ -415,3 +415,119 @@ fn sprt_stops_the_match_once_decided() {
     assert_eq!(json["sprt"]["verdict"], "H1");
     assert_eq!(json["pairs"]["counts"], serde_json::json!([0, 0, 0, 0, 6]));
 }
+
+/// (game, opening, black engine) of every record in `dir`.
+fn schedule_of(dir: &std::path::Path) -> Vec<(usize, Option<usize>, usize)> {
+    let mut games: Vec<_> = std::fs::read_dir(dir)
+        .expect("records")
+        .flatten()
+        .map(|f| {
+            let text = std::fs::read_to_string(f.path()).expect("read");
+            let rec = Record::parse(&text).expect("parse");
+            let info = rec.info.expect("match field");
+            (info.game, info.opening, info.black)
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+fn stats_of(paths: &[PathBuf]) -> Summary {
+    referee::collect(paths).unwrap_or_else(|e| panic!("stats: {e}"))
+}
+
+#[test]
+fn stats_over_records_repeats_the_match_summary() {
+    let dir = scratch("stats");
+    let recs = dir.join("records");
+    let recs_arg = recs.to_string_lossy().into_owned();
+    let extra = ["--games", "3", "--game-time", "20", "--records", &recs_arg];
+    let s = run(&engine("random", 1), &engine("late", 2), &extra);
+    let merged = stats_of(std::slice::from_ref(&recs));
+    assert_eq!(merged.to_text(), s.to_text());
+    assert_eq!(merged.to_json(), s.to_json());
+    // The match's JSON summary is an input too, and a game may not be counted twice.
+    let json = dir.join("summary.json");
+    std::fs::write(&json, s.to_json()).expect("write");
+    assert_eq!(stats_of(std::slice::from_ref(&json)).to_text(), s.to_text());
+    let twice = referee::collect(&[recs.clone(), json]).expect_err("duplicate games");
+    assert!(twice.detail.contains("is also in"), "{twice}");
+    // Competition records carry no match field and are refused by name.
+    let real = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let e = referee::collect(&[real]).expect_err("competition records");
+    assert!(e.detail.contains("no match field"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_partition_the_schedule_and_stats_merges_them() {
+    let dir = scratch("shards");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "JJ KJKK IIHH\nAA SSSR\nJJ JKJL\n").expect("write");
+    let file = file.to_string_lossy().into_owned();
+    let all = dir.join("all");
+    std::fs::create_dir_all(&all).expect("dir");
+    let mut shard_dirs = Vec::new();
+    let mut shard_json = Vec::new();
+    for k in 1..=4 {
+        let recs = dir.join(format!("shard{k}"));
+        let recs_arg = recs.to_string_lossy().into_owned();
+        let shard = format!("{k}/4");
+        let extra = [
+            "--openings",
+            &file,
+            "--games",
+            "10",
+            "--shard",
+            &shard,
+            "--records",
+            &recs_arg,
+            "--move-time",
+            "2",
+        ];
+        let s = run(&engine("random", 1), &engine("chatty", 1), &extra);
+        let json = dir.join(format!("shard{k}.json"));
+        std::fs::write(&json, s.to_json()).expect("write");
+        shard_json.push(json);
+        for f in std::fs::read_dir(&recs).expect("records").flatten() {
+            std::fs::copy(f.path(), all.join(f.file_name())).expect("copy");
+        }
+        shard_dirs.push(recs);
+    }
+    // Unsharded, 10 games over 3 openings: games 2k-1 and 2k play opening (k-1) % 3 + 1,
+    // A is black in odd games. Pairs go to shards in turn: 1 and 5 to shard 1, 2 to 2, ...
+    let whole: Vec<(usize, Option<usize>, usize)> = (1..=10)
+        .map(|g: usize| (g, Some((g - 1) / 2 % 3 + 1), (g + 1) % 2))
+        .collect();
+    assert_eq!(
+        referee::schedule::plan(10, None),
+        (1..=10).collect::<Vec<_>>()
+    );
+    let mut union = Vec::new();
+    for (k, d) in shard_dirs.iter().enumerate() {
+        let part = schedule_of(d);
+        let pairs: Vec<usize> = part.iter().map(|&(g, _, _)| (g - 1) / 2).collect();
+        assert!(
+            pairs.iter().all(|p| p % 4 == k),
+            "shard {}: {part:?}",
+            k + 1
+        );
+        union.extend(part);
+    }
+    union.sort();
+    assert_eq!(union, whole, "the shards partition the schedule");
+    assert_eq!(schedule_of(&all), whole);
+    let merged = stats_of(&shard_dirs);
+    assert_eq!(merged.games.len(), 10);
+    assert_eq!(
+        merged.to_text(),
+        stats_of(std::slice::from_ref(&all)).to_text()
+    );
+    assert_eq!(
+        merged.to_json(),
+        stats_of(std::slice::from_ref(&all)).to_json()
+    );
+    assert_eq!(merged.to_text(), stats_of(&shard_json).to_text());
+    assert_eq!(merged.pairs.pairs(), 5);
+    let _ = std::fs::remove_dir_all(&dir);
+}

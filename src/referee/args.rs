@@ -70,6 +70,44 @@ pub struct MatchArgs {
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = SprtSpec::parse,
           allow_hyphen_values = true)]
     pub sprt: Option<SprtSpec>,
+    /// Play only the K-th of N disjoint parts of the schedule (whole pairs of games, dealt
+    /// out in turn), with the game numbers, openings and colours of the whole match.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, conflicts_with = "sprt")]
+    pub shard: Option<Shard>,
+}
+
+/// `--shard K/N`: part `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || "expected K/N with 1 <= K <= N".to_string();
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index < 1 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Options of `connect6 stats`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct StatsArgs {
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Records written by `connect6 match --records`, folders of them, or JSON summaries
+    /// of `connect6 match --json` (files ending in .json).
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
 }
 
 impl MatchArgs {
@@ -151,5 +189,19 @@ mod tests {
             assert_eq!(e.exit_code(), 2);
         }
         assert_eq!(kind(&["--json=1", "a", "b"]), TooManyValues);
+        assert_eq!(
+            kind(&["--shard", "1/4", "--sprt", "0,5", "a", "b"]),
+            ArgumentConflict
+        );
+        for bad in ["0/4", "5/4", "1", "a/b", "1/0"] {
+            assert_eq!(kind(&["--shard", bad, "a", "b"]), ValueValidation, "{bad}");
+        }
+        assert_eq!(
+            parse(&["--shard", "2/4", "a", "b"]).unwrap().shard,
+            Some(Shard { index: 2, count: 4 })
+        );
+        assert_eq!(kind(&["--sprt", "5,0", "a", "b"]), ValueValidation);
+        let s = parse(&["--sprt", "-5,5", "a", "b"]).unwrap().sprt.unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha), (-5.0, 5.0, 0.05));
     }
 }

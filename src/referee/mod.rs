@@ -40,10 +40,13 @@ pub mod stats;
 pub mod summary;
 
 mod args;
-mod schedule;
+mod match_info;
+mod merge;
+pub mod schedule;
 
-pub use args::{MatchArgs, seconds};
+pub use args::{MatchArgs, Shard, StatsArgs, seconds};
 pub use game::{Fault, FaultKind, GameResult, Limits, Outcome};
+pub use merge::{StatsError, collect, main as stats_main};
 pub use openings::{Opening, OpeningError};
 pub use process::EngineStartError;
 pub use record::{Record, RecordError, RecordResult};

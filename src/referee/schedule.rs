@@ -1,16 +1,17 @@
 //! Running a match: startup checks, game scheduling over worker threads, progress, records.
 
+use super::args::Shard;
 use super::game::{self, GameResult, GameSpec, Outcome};
 use super::openings::{self, Opening};
 use super::process::{self, Engine, EngineStartError, split_command};
-use super::record::{self, Record, RecordMove, RecordResult};
+use super::record::{self, MatchInfo, Record, RecordMove, RecordResult};
 use super::stats::SprtVerdict;
 use super::summary::{GameEntry, Settings, TimeUse, pairs_of, verdict_text};
 use super::{MatchArgs, MatchError, Summary};
 use crate::board::Color;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -83,6 +84,14 @@ pub fn opening_of(game: usize, count: usize) -> Option<usize> {
     (count > 0).then(|| (game - 1) / 2 % count)
 }
 
+/// The game numbers a match of `total` games plays, or its shard `K/N` plays: whole pairs
+/// (games 2k-1, 2k) are dealt out in turn, pair k to shard `(k - 1) % N + 1`.
+pub fn plan(total: usize, shard: Option<Shard>) -> Vec<usize> {
+    (1..=total)
+        .filter(|&g| shard.is_none_or(|s| (g - 1) / 2 % s.count == s.index - 1))
+        .collect()
+}
+
 /// What the summary keeps of a game.
 fn entry_of(result: &GameResult, openings: usize) -> GameEntry {
     let black = black_of(result.number);
@@ -99,7 +108,12 @@ fn entry_of(result: &GameResult, openings: usize) -> GameEntry {
     }
 }
 
-fn record_of(result: &GameResult, names: &[String; 2], config: &MatchArgs) -> Record {
+fn record_of(
+    result: &GameResult,
+    names: &[String; 2],
+    config: &MatchArgs,
+    openings: usize,
+) -> Record {
     let black = black_of(result.number);
     let outcome = match result.outcome {
         Outcome::Win(Color::Black) => RecordResult::BlackWins,
@@ -113,6 +127,20 @@ fn record_of(result: &GameResult, names: &[String; 2], config: &MatchArgs) -> Re
         datetime: record::now_utc(),
         place: config.place.clone(),
         event: config.event.clone(),
+        info: Some(MatchInfo {
+            game: result.number,
+            opening: opening_of(result.number, openings).map(|i| i + 1),
+            black,
+            commands: config.engines(),
+            move_time: config.move_time,
+            game_time: config.game_time,
+            sprt: config.sprt.map(|s| s.to_string()),
+            fault: result.fault.clone(),
+            times_us: result
+                .move_times
+                .clone()
+                .map(|t| t.iter().map(|d| d.as_micros() as u64).collect()),
+        }),
         moves: result
             .stones
             .iter()
@@ -125,19 +153,16 @@ fn record_of(result: &GameResult, names: &[String; 2], config: &MatchArgs) -> Re
     }
 }
 
-/// Writes a record into `dir` under a file name not used yet.
+/// Writes a record into `dir` as `<competition file name stem>-game N.txt`: the game number
+/// keeps the names of one match's games (and of its shards) apart when they are gathered in
+/// one folder; a name already taken gets `-2`, `-3`, ... on top.
 fn write_record(dir: &Path, record: &Record, game: usize) -> std::io::Result<PathBuf> {
     let name = record.file_name();
     let stem = name.strip_suffix(".txt").unwrap_or(&name);
-    let mut path = dir.join(&name);
-    let mut n = 1;
+    let mut path = dir.join(format!("{stem}-game {game}.txt"));
+    let mut n = 2;
     while path.exists() {
-        let suffix = if n == 1 {
-            format!("-game {game}")
-        } else {
-            format!("-game {game}-{n}")
-        };
-        path = dir.join(format!("{stem}{suffix}.txt"));
+        path = dir.join(format!("{stem}-game {game}-{n}.txt"));
         n += 1;
     }
     std::fs::write(&path, format!("{record}\n"))?;
@@ -174,7 +199,7 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
     } else {
         2 * openings.len()
     });
-    let schedule: Vec<usize> = (1..=total).collect();
+    let schedule = plan(total, config.shard);
     let settings = Settings {
         names: names.clone(),
         commands: config.engines(),
@@ -182,8 +207,12 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
         game_time: config.game_time,
         sprt: config.sprt,
     };
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    // The main thread deals out game numbers, at most `slots` ahead of the results it has
+    // seen, so an SPRT decision stops new games at once; games in flight finish.
+    let (job_tx, job_rx) = mpsc::channel::<usize>();
+    let job_rx = Mutex::new(job_rx);
+    let mut job_tx = Some(job_tx);
+    let mut queue = schedule.iter().copied();
     let engines = config.engines();
     let (tx, rx) = mpsc::channel::<GameResult>();
     let mut entries: Vec<GameEntry> = Vec::with_capacity(schedule.len());
@@ -193,13 +222,14 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
         for slot in 0..slots {
             let tx = tx.clone();
             let cpus = (slots > 1).then(|| process::cpu_share(slot, slots, cores));
-            let (next, stop, openings, engines, schedule) =
-                (&next, &stop, &openings, &engines, &schedule);
+            let (job_rx, openings, engines) = (&job_rx, &openings, &engines);
             scope.spawn(move || {
-                while !stop.load(Ordering::SeqCst) {
-                    let Some(&number) = schedule.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                        break;
+                loop {
+                    let number = match job_rx.lock() {
+                        Ok(jobs) => jobs.recv(),
+                        Err(_) => break,
                     };
+                    let Ok(number) = number else { break };
                     let black = black_of(number);
                     let spec = GameSpec {
                         number,
@@ -217,8 +247,21 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
             });
         }
         drop(tx);
+        let mut deal = |job_tx: &mut Option<mpsc::Sender<usize>>| {
+            let sent = match (job_tx.as_ref(), queue.next()) {
+                (Some(jobs), Some(number)) => jobs.send(number).is_ok(),
+                _ => false,
+            };
+            if !sent {
+                *job_tx = None;
+            }
+        };
+        for _ in 0..slots {
+            deal(&mut job_tx);
+        }
         let mut points = [0.0f64; 2];
         let mut sprt_text = String::new();
+        let mut stopped = false;
         if !config.quiet {
             progress(0, schedule.len(), points, &names, &sprt_text);
         }
@@ -231,7 +274,7 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
                 Outcome::Draw => points.iter_mut().for_each(|p| *p += 0.5),
             }
             if let Some(dir) = &config.records {
-                let rec = record_of(&result, &names, config);
+                let rec = record_of(&result, &names, config, openings.len());
                 match write_record(dir, &rec, result.number) {
                     Ok(path) => log::debug!("record written to {}", path.display()),
                     Err(e) => log::error!("cannot write record of game {}: {e}", result.number),
@@ -245,7 +288,9 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
                     "  LLR {:.2} [{:.2}, {:.2}]",
                     state.llr, state.lower, state.upper
                 );
-                if state.verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
+                if state.verdict != SprtVerdict::Continue && !stopped {
+                    stopped = true;
+                    job_tx = None;
                     // Games already started finish and count; no new game starts.
                     let note = format!(
                         "SPRT: {} after {} game(s), LLR {:.3}; games in progress finish",
@@ -258,6 +303,9 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
                     }
                     eprintln!("{note}");
                 }
+            }
+            if !stopped {
+                deal(&mut job_tx);
             }
             if !config.quiet {
                 progress(entries.len(), schedule.len(), points, &names, &sprt_text);
