@@ -531,3 +531,62 @@ fn shards_partition_the_schedule_and_stats_merges_them() {
     assert_eq!(merged.pairs.pairs(), 5);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The real binary's command line: help and version exit 0 on stdout, bad options and
+/// unreadable `stats` inputs exit 2 on stderr, and the engine still starts with its flags.
+#[test]
+fn command_line_exit_codes() {
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_connect6");
+    let run = |args: &[&str]| {
+        let out = Command::new(bin)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("binary runs");
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let (code, out, _) = run(&["match", "--help"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("--move-time <SECS>") && out.contains("[default: 5]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("--sprt") && out.contains("--shard <K/N>"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["--version"]);
+    assert_eq!((code, out.trim()), (Some(0), "connect6 0.1.0"));
+    for bad in [
+        &["--depth", "0"][..],
+        &["--fast"],
+        &["match", "a"],
+        &["match", "--shard", "5/4", "a", "b"],
+        &["bench", "--depth", "21"],
+        &["stats"],
+        &["stats", "/nonexistent/records"],
+    ] {
+        let (code, out, err) = run(bad);
+        assert_eq!(code, Some(2), "{bad:?}: {err}");
+        assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
+    }
+    // Engine flags as referees pass them: a reply to `name?`, then exit 0 at end of input.
+    let mut child = Command::new(bin)
+        .args(["--move-time", "0.5", "--name", "X"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"name?\nquit\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("engine exits");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "name X\n");
+}
