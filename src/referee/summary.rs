@@ -364,15 +364,22 @@ impl Summary {
                 st.max_move_time.as_secs_f64(),
                 st.moves
             );
+            let per_game = if self.entries.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; per game {:.1}% (game {}) to {:.1}% (game {})",
+                    100.0 * st.game_share_min.0,
+                    st.game_share_min.1,
+                    100.0 * st.game_share_max.0,
+                    st.game_share_max.1,
+                )
+            };
             let _ = writeln!(
                 out,
-                "Time use {}: {:.1}% of the {cap} overall; per game {:.1}% (game {}) to {:.1}% (game {})",
+                "Time use {}: {:.1}% of the {cap} overall{per_game}",
                 self.label(e),
                 100.0 * st.time_share,
-                100.0 * st.game_share_min.0,
-                st.game_share_min.1,
-                100.0 * st.game_share_max.0,
-                st.game_share_max.1,
             );
         }
         out
