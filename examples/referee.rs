@@ -3,5 +3,8 @@
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    connect6::referee::main(&args)
+    match connect6::referee::MatchArgs::parse(&args) {
+        Ok(config) => connect6::referee::main(config),
+        Err(e) => e.exit(),
+    }
 }

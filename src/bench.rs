@@ -125,32 +125,20 @@ pub fn time_to_depth(depth: u8) -> (Duration, u64) {
     (r.elapsed, r.nodes)
 }
 
-pub fn main(args: &[String]) -> ExitCode {
-    let mut depth = DEFAULT_DEPTH;
-    let mut timed = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--depth" => match it
-                .next()
-                .and_then(|v| v.parse::<u8>().ok())
-                .filter(|d| (1..=20).contains(d))
-            {
-                Some(d) => depth = d,
-                None => {
-                    eprintln!("connect6 bench: --depth needs a number 1..=20");
-                    return ExitCode::from(2);
-                }
-            },
-            "--timed" => timed = true,
-            other => {
-                eprintln!(
-                    "connect6 bench: unknown argument '{other}' (options: --depth N, --timed)"
-                );
-                return ExitCode::from(2);
-            }
-        }
-    }
+/// Options of `connect6 bench`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Search depth in turns (1..=20).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u8).range(1..=20))]
+    pub depth: u8,
+    /// Also time depth 6 from the opening and the depth reached in 1 s and 5 s.
+    #[arg(long)]
+    pub timed: bool,
+}
+
+pub fn main(args: BenchArgs) -> ExitCode {
+    let BenchArgs { depth, timed } = args;
     crate::warm_up();
     let r = run(depth, 16);
     for line in &r.lines {

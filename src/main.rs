@@ -1,174 +1,97 @@
-//! `connect6`: the engine on stdin/stdout, or `connect6 match ...` / `connect6 bench ...`.
+//! `connect6`: the engine on stdin/stdout, or one of the subcommands (`match`, `bench`,
+//! `stats`). The command line is declared with clap's derive API: the engine's options are
+//! the top-level flags ([`EngineArgs`]), each subcommand is one variant of [`Sub`] whose
+//! arguments live beside its code and whose `main` returns the exit code.
 
+use clap::{Parser, Subcommand, ValueEnum};
 use connect6::baselines::{GreedyPlayer, RandomPlayer};
 use connect6::player::{DEFAULT_MAX_DEPTH, Engine};
+use connect6::referee::seconds;
 use connect6::session::{Player, Session, serve};
-use std::fmt;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-const USAGE: &str = "\
-usage: connect6 [options]            play on stdin/stdout (the referee protocol, see protocol.md)
-       connect6 match [options] A B  referee engine commands A and B against each other
-       connect6 bench [options]      search fixed positions and print speed and a signature
-engine options:
-  --name NAME         name sent to the referee (1-12 ASCII letters/digits; default Connect6)
-  --move-time SECS    per-move cap, start-up included (default 5)
-  --game-time SECS    budget for a whole game, spread over its moves (default none)
-  --depth N           search at most N turns deep (default: as deep as time allows)
-  --hash MB           transposition table size (default 64)
-  --short-first       send black's first stone as 'move JJ' instead of 'move JJ@@'
-  --player KIND       engine (default), or a weak reference player: random, greedy
-  --seed N            seed of the random player (default 1)
-logging: RUST_LOG=info (or debug) prints diagnostics on stderr";
-
-#[derive(Debug)]
-enum ArgError {
-    Unknown(String),
-    Missing(&'static str),
-    Bad {
-        option: &'static str,
-        value: String,
-        why: &'static str,
-    },
+#[derive(Parser, Debug)]
+#[command(
+    name = "connect6",
+    version,
+    about = "A Connect6 engine speaking the referee protocol on stdin/stdout (see protocol.md).",
+    args_conflicts_with_subcommands = true,
+    after_help = "Logging: RUST_LOG=info (or debug) prints diagnostics on stderr."
+)]
+struct Cli {
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(subcommand)]
+    command: Option<Sub>,
 }
 
-impl fmt::Display for ArgError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ArgError::Unknown(a) => write!(f, "unknown argument '{a}'"),
-            ArgError::Missing(o) => write!(f, "{o} needs a value"),
-            ArgError::Bad { option, value, why } => write!(f, "{option} '{value}': {why}"),
-        }
-    }
+// Built once per run: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Subcommand, Debug)]
+enum Sub {
+    /// Referee two engine commands against each other and summarise the games.
+    Match(connect6::referee::MatchArgs),
+    /// Search fixed positions and print speed and a signature.
+    Bench(connect6::bench::BenchArgs),
+    /// Merge the records or JSON summaries of matches (or match shards) into one summary.
+    Stats(connect6::referee::StatsArgs),
 }
 
-struct Options {
+/// The engine's options (used when no subcommand is given).
+#[derive(clap::Args, Debug)]
+struct EngineArgs {
+    /// Name sent for `name?` (1-12 ASCII letters or digits).
+    #[arg(long, default_value = "Connect6", value_parser = engine_name)]
     name: String,
+    /// Per-move cap in seconds, start-up included.
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
     move_time: Duration,
+    /// Budget in seconds for a whole game, spread over its moves [default: none].
+    #[arg(long, value_name = "SECS", value_parser = seconds, allow_negative_numbers = true)]
     game_time: Option<Duration>,
+    /// Search at most N turns deep (1..=60).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH,
+          value_parser = clap::value_parser!(u8).range(1..=60))]
     depth: u8,
+    /// Transposition table size in MB (1..=16384).
+    #[arg(long = "hash", value_name = "MB", default_value_t = 64,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
     hash_mb: usize,
+    /// Send black's first stone as `move JJ` instead of `move JJ@@`.
+    #[arg(long)]
     short_first: bool,
+    /// The engine, or a weak reference player.
+    #[arg(long, value_enum, value_name = "KIND", default_value = "engine")]
     player: PlayerKind,
+    /// Seed of the random player.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
     seed: u64,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum PlayerKind {
+    /// The searching engine.
     Engine,
+    /// Random legal stones near the others.
     Random,
+    /// One-ply greedy.
     Greedy,
 }
 
-fn seconds(option: &'static str, value: &str) -> Result<Duration, ArgError> {
-    match value.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e6 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(ArgError::Bad {
-            option,
-            value: value.into(),
-            why: "expected positive seconds",
-        }),
+fn engine_name(v: &str) -> Result<String, String> {
+    if v.is_empty() || v.len() > 12 || !v.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err("expected 1-12 ASCII letters or digits".into());
     }
+    Ok(v.into())
 }
 
-/// A whole number of type `T` within `range`; `why` says what was expected.
-fn number_in<T: std::str::FromStr + PartialOrd>(
-    option: &'static str,
-    value: &str,
-    range: std::ops::RangeInclusive<T>,
-    why: &'static str,
-) -> Result<T, ArgError> {
-    match value.parse::<T>() {
-        Ok(n) if range.contains(&n) => Ok(n),
-        _ => Err(ArgError::Bad {
-            option,
-            value: value.into(),
-            why,
-        }),
-    }
-}
-
-fn parse_options(args: &[String]) -> Result<Options, ArgError> {
-    let mut o = Options {
-        name: "Connect6".into(),
-        move_time: Duration::from_secs(5),
-        game_time: None,
-        depth: DEFAULT_MAX_DEPTH,
-        hash_mb: 64,
-        short_first: false,
-        player: PlayerKind::Engine,
-        seed: 1,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |option: &'static str| {
-            it.next()
-                .map(String::as_str)
-                .ok_or(ArgError::Missing(option))
-        };
-        match arg.as_str() {
-            "--name" => {
-                let v = value("--name")?;
-                if v.is_empty() || v.len() > 12 || !v.chars().all(|c| c.is_ascii_alphanumeric()) {
-                    return Err(ArgError::Bad {
-                        option: "--name",
-                        value: v.into(),
-                        why: "1-12 ASCII letters or digits",
-                    });
-                }
-                o.name = v.into();
-            }
-            "--move-time" => o.move_time = seconds("--move-time", value("--move-time")?)?,
-            "--game-time" => o.game_time = Some(seconds("--game-time", value("--game-time")?)?),
-            "--depth" => {
-                o.depth = number_in("--depth", value("--depth")?, 1..=60, "expected 1..=60")?
-            }
-            "--hash" => {
-                o.hash_mb = number_in(
-                    "--hash",
-                    value("--hash")?,
-                    1..=16384,
-                    "expected 1..=16384 MB",
-                )?
-            }
-            "--short-first" => o.short_first = true,
-            "--player" => {
-                o.player = match value("--player")? {
-                    "engine" => PlayerKind::Engine,
-                    "random" => PlayerKind::Random,
-                    "greedy" => PlayerKind::Greedy,
-                    v => {
-                        return Err(ArgError::Bad {
-                            option: "--player",
-                            value: v.into(),
-                            why: "expected engine, random or greedy",
-                        });
-                    }
-                }
-            }
-            "--seed" => {
-                o.seed = number_in(
-                    "--seed",
-                    value("--seed")?,
-                    0..=u64::MAX,
-                    "expected a whole number",
-                )?
-            }
-            other => return Err(ArgError::Unknown(other.into())),
-        }
-    }
-    Ok(o)
-}
-
-fn play(args: &[String], born: Instant) -> ExitCode {
-    let options = match parse_options(args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("connect6: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+fn play(options: &EngineArgs, born: Instant) -> ExitCode {
     connect6::warm_up();
     match options.player {
         PlayerKind::Engine => {
@@ -179,14 +102,14 @@ fn play(args: &[String], born: Instant) -> ExitCode {
                 options.depth,
                 born,
             );
-            converse(engine, &options)
+            converse(engine, options)
         }
-        PlayerKind::Random => converse(RandomPlayer::new(options.seed), &options),
-        PlayerKind::Greedy => converse(GreedyPlayer, &options),
+        PlayerKind::Random => converse(RandomPlayer::new(options.seed), options),
+        PlayerKind::Greedy => converse(GreedyPlayer, options),
     }
 }
 
-fn converse(player: impl Player, options: &Options) -> ExitCode {
+fn converse(player: impl Player, options: &EngineArgs) -> ExitCode {
     let mut session = Session::new(player, &options.name, !options.short_first);
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -206,49 +129,85 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Some("bench") => connect6::bench::main(&args[1..]),
-        Some("match") => connect6::referee::main(&args[1..]),
-        _ => play(&args, born),
+    // Help and version exit 0 on stdout; bad options exit 2 with clap's message on stderr.
+    let cli = Cli::parse();
+    match cli.command {
+        None => play(&cli.engine, born),
+        Some(Sub::Match(args)) => connect6::referee::main(args),
+        Some(Sub::Bench(args)) => connect6::bench::main(args),
+        Some(Sub::Stats(args)) => connect6::referee::stats_main(args),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::error::ErrorKind;
 
-    fn parse(line: &str) -> Result<Options, ArgError> {
-        let args: Vec<String> = line.split_whitespace().map(String::from).collect();
-        parse_options(&args)
+    fn parse(line: &str) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("connect6").chain(line.split_whitespace()))
     }
 
     #[test]
     fn options_parse_and_range_check() {
-        let o = parse("--depth 7 --hash 8 --seed 3 --name Ab1 --move-time 0.5").unwrap();
+        let o = parse("--depth 7 --hash 8 --seed 3 --name Ab1 --move-time 0.5")
+            .unwrap()
+            .engine;
         assert_eq!(
             (o.depth, o.hash_mb, o.seed, o.name.as_str()),
             (7, 8, 3, "Ab1")
         );
         assert_eq!(o.move_time, Duration::from_millis(500));
+        let d = parse("").unwrap().engine;
+        assert_eq!(
+            (d.depth, d.hash_mb, d.seed, d.name.as_str(), d.player),
+            (DEFAULT_MAX_DEPTH, 64, 1, "Connect6", PlayerKind::Engine)
+        );
+        assert_eq!((d.move_time, d.game_time), (Duration::from_secs(5), None));
         for bad in [
             "--depth 0",
             "--depth 61",
             "--hash 0",
+            "--hash 16385",
             "--seed -1",
             "--name toolongname13",
+            "--name a-b",
             "--move-time 0",
+            "--game-time nan",
+            "--player strong",
             "--bogus",
         ] {
-            assert!(parse(bad).is_err(), "{bad} was accepted");
+            let e = parse(bad)
+                .err()
+                .unwrap_or_else(|| panic!("{bad} was accepted"));
+            assert_eq!(e.exit_code(), 2, "{bad}");
         }
+        let e = parse("--depth").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        // Engine flags belong to the engine, not to a subcommand.
+        assert!(parse("--depth 3 bench").is_err());
         assert!(matches!(
-            parse("--depth"),
-            Err(ArgError::Missing("--depth"))
+            parse("bench --depth 3").unwrap().command,
+            Some(Sub::Bench(_))
         ));
+    }
+
+    #[test]
+    fn help_and_version_exit_zero() {
+        for line in ["--help", "help", "match --help", "bench -h", "stats --help"] {
+            let e = parse(line).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::DisplayHelp, "{line}");
+            assert_eq!(e.exit_code(), 0);
+        }
+        let help = parse("--help").unwrap_err().to_string();
+        assert!(help.contains("[default: 5]") && help.contains("--short-first"));
+        let e = parse("--version").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::DisplayVersion);
+    }
+
+    #[test]
+    fn cli_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
     }
 }

@@ -2,7 +2,8 @@
 //! `tests/engines/engine.sh` (bash) plays legal random moves or misbehaves on demand.
 
 use connect6::board::Color;
-use connect6::referee::{self, FaultKind, MatchConfig, MatchError, Record, RecordResult, Summary};
+use connect6::referee::{self, FaultKind, MatchArgs, MatchError, Record, RecordResult, Summary};
+use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -26,12 +27,12 @@ fn scratch(label: &str) -> PathBuf {
     dir
 }
 
-fn config(a: &str, b: &str, extra: &[&str]) -> MatchConfig {
+fn config(a: &str, b: &str, extra: &[&str]) -> MatchArgs {
     let mut args: Vec<String> = vec!["--quiet".into()];
     args.extend(extra.iter().map(|s| s.to_string()));
     args.push(a.into());
     args.push(b.into());
-    MatchConfig::parse(&args).expect("valid arguments")
+    MatchArgs::parse(&args).expect("valid arguments")
 }
 
 fn run(a: &str, b: &str, extra: &[&str]) -> Summary {
@@ -51,15 +52,17 @@ fn assert_b_faults(summary: &Summary, kind: FaultKind) {
     );
     assert!(summary.fault_games(A, kind).is_empty());
     assert_eq!(summary.faults.len(), 2);
-    let json = summary.to_json();
-    for game in [1, 2] {
-        let needle = format!(r#"{{"game":{game},"engine":"B","#);
-        assert!(json.contains(&needle), "{json}");
+    let json: Value = serde_json::from_str(&summary.to_json()).expect("JSON");
+    let faults = json["faults"].as_array().expect("faults");
+    assert_eq!(faults.len(), 2, "{json}");
+    for (fault, game) in faults.iter().zip([1, 2]) {
+        assert_eq!(fault["game"], game, "{json}");
+        assert_eq!(fault["engine"], "B");
+        assert_eq!(fault["kind"], kind.name());
+        assert_eq!(fault["name"], summary.engines[B].name.as_str());
     }
-    assert!(
-        json.contains(&format!(r#""kind":"{}""#, kind.name())),
-        "{json}"
-    );
+    assert_eq!(json["engines"][0]["wins"], 2);
+    assert_eq!(json["engines"][1]["losses"], 2);
     assert!(
         summary
             .to_text()
@@ -267,9 +270,9 @@ fn bad_input_stops_before_any_game() {
         args(&[&ok]),
         args(&["--frobnicate", &ok, &ok]),
         args(&["--games", "many", &ok, &ok]),
-        args(&["--openings", &missing, &ok, &ok]),
     ] {
-        assert_ne!(referee::main(&bad), std::process::ExitCode::SUCCESS);
+        let e = MatchArgs::parse(&bad).expect_err("rejected");
+        assert_eq!(e.exit_code(), 2, "{e}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -325,10 +328,265 @@ fn full_board_is_a_draw() {
     );
     assert!(s.faults.is_empty(), "{}", s.to_text());
     assert_eq!(s.engines[A].total.draws, 2, "{}", s.to_text());
-    assert!(s.to_json().contains(r#""winner":"draw""#));
+    let json: Value = serde_json::from_str(&s.to_json()).expect("JSON");
+    for r in json["results"].as_array().expect("results") {
+        assert_eq!(r["winner"], "draw", "{json}");
+    }
+    assert_eq!(json["engines"][0]["draws"], 2);
+    assert_eq!(json["pairs"]["counts"], serde_json::json!([0, 0, 1, 0, 0]));
     for f in std::fs::read_dir(&recs).expect("records").flatten() {
         let rec = Record::parse(&std::fs::read_to_string(f.path()).expect("read")).expect("parse");
         assert_eq!((rec.result, rec.moves.len()), (RecordResult::Draw, 361));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn json_summary_carries_the_statistics() {
+    let s = run(
+        &engine("random", 1),
+        &engine("chatty", 1),
+        &["--games", "4", "--move-time", "2"],
+    );
+    let json: Value = serde_json::from_str(&s.to_json()).expect("JSON");
+    assert_eq!(json["games"], 4);
+    assert_eq!(json["settings"]["move_time"], 2.0);
+    assert!(json["settings"]["game_time"].is_null());
+    let results = json["results"].as_array().expect("results");
+    let numbers: Vec<u64> = results
+        .iter()
+        .map(|r| r["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 2, 3, 4]);
+    let blacks: Vec<&str> = results
+        .iter()
+        .map(|r| r["black"].as_str().unwrap())
+        .collect();
+    assert_eq!(blacks, ["A", "B", "A", "B"]);
+    // Two complete pairs, counted from A's points in each.
+    let counts = json["pairs"]["counts"].as_array().expect("counts");
+    assert_eq!(counts.iter().map(|c| c.as_u64().unwrap()).sum::<u64>(), 2);
+    let a_points: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| k as f64 / 2.0 * c.as_f64().unwrap())
+        .sum();
+    assert_eq!(a_points, json["engines"][0]["score"].as_f64().unwrap());
+    // Time use: the summed per-game times over (moves x 2 s) give the overall share.
+    for e in 0..2 {
+        let (moves, total): (u64, u64) = results.iter().fold((0, 0), |(m, t), r| {
+            let tu = &r["time"][e];
+            (
+                m + tu["moves"].as_u64().unwrap(),
+                t + tu["total_us"].as_u64().unwrap(),
+            )
+        });
+        assert_eq!(json["engines"][e]["moves"].as_u64(), Some(moves));
+        let share = total as f64 / (moves as f64 * 2e6);
+        let got = json["engines"][e]["time_share"].as_f64().unwrap();
+        assert!((got - share).abs() < 1e-4, "{got} vs {share}");
+    }
+    let report: connect6::referee::Report = serde_json::from_value(json).expect("typed");
+    let (settings, entries) = report.into_parts().expect("parts");
+    let again = Summary::new(settings, entries);
+    assert_eq!(
+        again.to_text(),
+        s.to_text(),
+        "the JSON holds the whole summary"
+    );
+}
+
+#[test]
+fn sprt_stops_the_match_once_decided() {
+    // B crashes at once in every game, so every pair is a 2-0 for A. With elo0 = 0 and
+    // elo1 = 200 (alpha = beta = 0.05) the LLR after n clean pairs is 0.02, 0.37, 0.94,
+    // 1.72, 2.72, 3.92 (see stats.rs): H1 is accepted after the 6th pair, game 12 of 40.
+    let s = run(
+        &engine("random", 1),
+        &engine("crash", 1),
+        &["--games", "40", "--sprt", "0,200", "--move-time", "1"],
+    );
+    assert_eq!(s.games.len(), 12, "{}", s.to_text());
+    let st = s.sprt.expect("sprt state");
+    assert_eq!(st.verdict, connect6::referee::SprtVerdict::H1);
+    assert!((st.llr - 3.9208).abs() < 1e-3, "{st:?}");
+    assert!(s.to_text().contains("H1 accepted"), "{}", s.to_text());
+    let json: Value = serde_json::from_str(&s.to_json()).expect("JSON");
+    assert_eq!(json["sprt"]["verdict"], "H1");
+    assert_eq!(json["pairs"]["counts"], serde_json::json!([0, 0, 0, 0, 6]));
+}
+
+/// (game, opening, black engine) of every record in `dir`.
+fn schedule_of(dir: &std::path::Path) -> Vec<(usize, Option<usize>, usize)> {
+    let mut games: Vec<_> = std::fs::read_dir(dir)
+        .expect("records")
+        .flatten()
+        .map(|f| {
+            let text = std::fs::read_to_string(f.path()).expect("read");
+            let rec = Record::parse(&text).expect("parse");
+            let info = rec.info.expect("match field");
+            (info.game, info.opening, info.black)
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+fn stats_of(paths: &[PathBuf]) -> Summary {
+    referee::collect(paths).unwrap_or_else(|e| panic!("stats: {e}"))
+}
+
+#[test]
+fn stats_over_records_repeats_the_match_summary() {
+    let dir = scratch("stats");
+    let recs = dir.join("records");
+    let recs_arg = recs.to_string_lossy().into_owned();
+    let extra = ["--games", "3", "--game-time", "20", "--records", &recs_arg];
+    let s = run(&engine("random", 1), &engine("late", 2), &extra);
+    let merged = stats_of(std::slice::from_ref(&recs));
+    assert_eq!(merged.to_text(), s.to_text());
+    assert_eq!(merged.to_json(), s.to_json());
+    // The match's JSON summary is an input too, and a game may not be counted twice.
+    let json = dir.join("summary.json");
+    std::fs::write(&json, s.to_json()).expect("write");
+    assert_eq!(stats_of(std::slice::from_ref(&json)).to_text(), s.to_text());
+    let twice = referee::collect(&[recs.clone(), json]).expect_err("duplicate games");
+    assert!(twice.detail.contains("is also in"), "{twice}");
+    // Competition records carry no match field and are refused by name.
+    let real = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let e = referee::collect(&[real]).expect_err("competition records");
+    assert!(e.detail.contains("no match field"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_partition_the_schedule_and_stats_merges_them() {
+    let dir = scratch("shards");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "JJ KJKK IIHH\nAA SSSR\nJJ JKJL\n").expect("write");
+    let file = file.to_string_lossy().into_owned();
+    let all = dir.join("all");
+    std::fs::create_dir_all(&all).expect("dir");
+    let mut shard_dirs = Vec::new();
+    let mut shard_json = Vec::new();
+    for k in 1..=4 {
+        let recs = dir.join(format!("shard{k}"));
+        let recs_arg = recs.to_string_lossy().into_owned();
+        let shard = format!("{k}/4");
+        let extra = [
+            "--openings",
+            &file,
+            "--games",
+            "10",
+            "--shard",
+            &shard,
+            "--records",
+            &recs_arg,
+            "--move-time",
+            "2",
+        ];
+        let s = run(&engine("random", 1), &engine("chatty", 1), &extra);
+        let json = dir.join(format!("shard{k}.json"));
+        std::fs::write(&json, s.to_json()).expect("write");
+        shard_json.push(json);
+        for f in std::fs::read_dir(&recs).expect("records").flatten() {
+            std::fs::copy(f.path(), all.join(f.file_name())).expect("copy");
+        }
+        shard_dirs.push(recs);
+    }
+    // Unsharded, 10 games over 3 openings: games 2k-1 and 2k play opening (k-1) % 3 + 1,
+    // A is black in odd games. Pairs go to shards in turn: 1 and 5 to shard 1, 2 to 2, ...
+    let whole: Vec<(usize, Option<usize>, usize)> = (1..=10)
+        .map(|g: usize| (g, Some((g - 1) / 2 % 3 + 1), (g + 1) % 2))
+        .collect();
+    assert_eq!(
+        referee::schedule::plan(10, None),
+        (1..=10).collect::<Vec<_>>()
+    );
+    let mut union = Vec::new();
+    for (k, d) in shard_dirs.iter().enumerate() {
+        let part = schedule_of(d);
+        let pairs: Vec<usize> = part.iter().map(|&(g, _, _)| (g - 1) / 2).collect();
+        assert!(
+            pairs.iter().all(|p| p % 4 == k),
+            "shard {}: {part:?}",
+            k + 1
+        );
+        union.extend(part);
+    }
+    union.sort();
+    assert_eq!(union, whole, "the shards partition the schedule");
+    assert_eq!(schedule_of(&all), whole);
+    let merged = stats_of(&shard_dirs);
+    assert_eq!(merged.games.len(), 10);
+    assert_eq!(
+        merged.to_text(),
+        stats_of(std::slice::from_ref(&all)).to_text()
+    );
+    assert_eq!(
+        merged.to_json(),
+        stats_of(std::slice::from_ref(&all)).to_json()
+    );
+    assert_eq!(merged.to_text(), stats_of(&shard_json).to_text());
+    assert_eq!(merged.pairs.pairs(), 5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The real binary's command line: help and version exit 0 on stdout, bad options and
+/// unreadable `stats` inputs exit 2 on stderr, and the engine still starts with its flags.
+#[test]
+fn command_line_exit_codes() {
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_connect6");
+    let run = |args: &[&str]| {
+        let out = Command::new(bin)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("binary runs");
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let (code, out, _) = run(&["match", "--help"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("--move-time <SECS>") && out.contains("[default: 5]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("--sprt") && out.contains("--shard <K/N>"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["--version"]);
+    assert_eq!((code, out.trim()), (Some(0), "connect6 0.1.0"));
+    for bad in [
+        &["--depth", "0"][..],
+        &["--fast"],
+        &["match", "a"],
+        &["match", "--shard", "5/4", "a", "b"],
+        &["bench", "--depth", "21"],
+        &["stats"],
+        &["stats", "/nonexistent/records"],
+    ] {
+        let (code, out, err) = run(bad);
+        assert_eq!(code, Some(2), "{bad:?}: {err}");
+        assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
+    }
+    // Engine flags as referees pass them: a reply to `name?`, then exit 0 at end of input.
+    let mut child = Command::new(bin)
+        .args(["--move-time", "0.5", "--name", "X"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"name?\nquit\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("engine exits");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "name X\n");
 }

@@ -85,6 +85,7 @@ fn written_record_round_trips() {
         datetime: "2026.11.30 14:15".into(),
         place: "Lab".into(),
         event: "Test cup".into(),
+        info: None,
         moves,
     };
     let text = rec.to_string();
@@ -112,4 +113,25 @@ fn moves_after_a_six_or_against_the_header_are_rejected() {
         "a move after the winning turn"
     );
     assert!(Record::parse(&format!("{}{six}}}", head("后手胜"))).is_err());
+}
+
+#[test]
+fn match_field_round_trips_and_is_optional() {
+    let head = "{[C6][a B][b W][先手胜][2026.01.01 00:00 x][e]";
+    let field = "[c6match game=4 opening=2 black=B a=bash%20a.sh b=./b move-time-ns=500000000 \
+                 game-time-ns=- sprt=- fault=late,white,slow%20reply times-black=10,20 times-white=30]";
+    let text = format!("{head}{field};B(J,10);W(K,10);W(K,11)}}");
+    let rec = Record::parse(&text).expect("with the match field");
+    let info = rec.info.as_ref().expect("info");
+    assert_eq!((info.game, info.opening, info.black), (4, Some(2), 1));
+    assert_eq!(info.commands[0], "bash a.sh");
+    assert_eq!(info.times_us, [vec![10, 20], vec![30]]);
+    assert_eq!(
+        info.fault.as_ref().map(|f| f.detail.as_str()),
+        Some("slow reply")
+    );
+    assert_eq!(rec.to_string(), text);
+    let plain = Record::parse(&format!("{head};B(J,10)}}")).expect("without it");
+    assert_eq!(plain.info, None);
+    assert!(Record::parse(&format!("{head}[c6match game=x];B(J,10)}}")).is_err());
 }

@@ -1,7 +1,7 @@
 //! The engine against weak reference players, through the real referee and binary: it must
 //! win every game with both colours, at 0.5 s a move, with no late or illegal move.
 
-use connect6::referee::{self, MatchConfig, Summary};
+use connect6::referee::{self, MatchArgs, Summary};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_connect6");
 
@@ -18,7 +18,7 @@ fn play(opponent: &str, games: usize) -> Summary {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let config = MatchConfig::parse(&args).expect("valid match arguments");
+    let config = MatchArgs::parse(&args).expect("valid match arguments");
     referee::run(&config).unwrap_or_else(|e| panic!("the match did not run: {e}"))
 }
 

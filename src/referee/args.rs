@@ -1,182 +1,136 @@
-//! Command-line options of `connect6 match`.
+//! Command-line options of `connect6 match` and `connect6 stats` (clap derive), and the value
+//! parsers they share with the engine's own options.
 
 use super::TOLERANCE;
 use super::game::Limits;
-use std::fmt;
+use super::stats::SprtSpec;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub const USAGE: &str = "\
-usage: connect6 match [options] \"<engine A command>\" \"<engine B command>\"
-options:
-  --games N          games to play (default: 2 per opening, or 2 without openings)
-  --move-time SECS   time per move (default 5); replies get 0.2 s tolerance on top
-  --game-time SECS   total thinking time per side and game (default: unlimited)
-  --openings FILE    one opening a line, e.g. 'JJ KJKK IIHH'; each played with both colours
-  --records DIR      write one record per game into DIR
-  --concurrency K    games played in parallel (default 1)
-  --quiet            no progress line, engine stderr discarded
-  --json             summary as JSON
-  --short-first      forward black's first stone as 'XY' instead of 'XY@@'
-  --event NAME       event name for records (default 'connect6 match')
-  --place NAME       place name for records (default 'local')";
-
-/// The options of a match.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// Engine commands A and B (split with shell quoting rules).
-    pub engines: [String; 2],
-    pub games: Option<usize>,
-    pub limits: Limits,
-    pub openings: Option<PathBuf>,
-    pub records: Option<PathBuf>,
-    pub concurrency: usize,
-    pub quiet: bool,
-    pub json: bool,
-    pub short_first: bool,
-    pub event: String,
-    pub place: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MatchArgsError {
-    /// `--help` / `-h`: not an error, the caller prints the usage.
-    Help,
-    UnknownOption(String),
-    MissingValue(String),
-    BadNumber {
-        option: String,
-        value: String,
-    },
-    /// Not exactly two engine commands.
-    Engines(usize),
-}
-
-impl fmt::Display for MatchArgsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MatchArgsError::Help => write!(f, "help requested"),
-            MatchArgsError::UnknownOption(o) => write!(f, "unknown option '{o}'"),
-            MatchArgsError::MissingValue(o) => write!(f, "option '{o}' needs a value"),
-            MatchArgsError::BadNumber { option, value } => {
-                write!(f, "option '{option}': '{value}' is not a valid number")
-            }
-            MatchArgsError::Engines(n) => {
-                write!(f, "expected two engine commands, got {n}")
-            }
-        }
+/// Positive, finite seconds up to 1e6 (`0.5`, `10`).
+pub fn seconds(value: &str) -> Result<Duration, String> {
+    match value.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e6 => Ok(Duration::from_secs_f64(s)),
+        _ => Err("expected positive seconds".into()),
     }
 }
 
-impl std::error::Error for MatchArgsError {}
-
-impl Default for MatchConfig {
-    fn default() -> Self {
-        MatchConfig {
-            engines: [String::new(), String::new()],
-            games: None,
-            limits: Limits {
-                move_time: Duration::from_secs(5),
-                game_time: None,
-                tolerance: TOLERANCE,
-            },
-            openings: None,
-            records: None,
-            concurrency: 1,
-            quiet: false,
-            json: false,
-            short_first: false,
-            event: "connect6 match".into(),
-            place: "local".into(),
-        }
-    }
-}
-
-fn seconds(option: &str, value: &str) -> Result<Duration, MatchArgsError> {
-    let bad = || MatchArgsError::BadNumber {
-        option: option.into(),
-        value: value.into(),
-    };
-    let secs: f64 = value.trim().parse().map_err(|_| bad())?;
-    if !secs.is_finite() || secs <= 0.0 || secs > 1e6 {
-        return Err(bad());
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
-fn count(option: &str, value: &str) -> Result<usize, MatchArgsError> {
+/// A whole number of at least 1.
+fn count(value: &str) -> Result<usize, String> {
     match value.trim().parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err(MatchArgsError::BadNumber {
-            option: option.into(),
-            value: value.into(),
-        }),
+        _ => Err("expected a whole number of at least 1".into()),
     }
 }
 
-impl MatchConfig {
-    /// Parses the arguments after `match`. Options take `--opt VALUE` or `--opt=VALUE`.
-    pub fn parse(args: &[String]) -> Result<MatchConfig, MatchArgsError> {
-        let mut config = MatchConfig::default();
-        let mut engines = Vec::new();
-        let mut iter = args.iter();
-        let mut only_positional = false;
-        while let Some(arg) = iter.next() {
-            if only_positional || !arg.starts_with('-') || arg == "-" {
-                engines.push(arg.clone());
-                continue;
-            }
-            if arg == "--" {
-                only_positional = true;
-                continue;
-            }
-            let (option, inline) = match arg.split_once('=') {
-                Some((o, v)) => (o, Some(v.to_string())),
-                None => (arg.as_str(), None),
-            };
-            let flag = |config: &mut MatchConfig| -> Result<bool, MatchArgsError> {
-                let field = match option {
-                    "--quiet" | "-q" => &mut config.quiet,
-                    "--json" => &mut config.json,
-                    "--short-first" => &mut config.short_first,
-                    _ => return Ok(false),
-                };
-                if inline.is_some() {
-                    return Err(MatchArgsError::UnknownOption(arg.clone()));
-                }
-                *field = true;
-                Ok(true)
-            };
-            match option {
-                "--help" | "-h" => return Err(MatchArgsError::Help),
-                _ if flag(&mut config)? => continue,
-                "--games" | "--move-time" | "--game-time" | "--openings" | "--records"
-                | "--concurrency" | "--event" | "--place" => {}
-                _ => return Err(MatchArgsError::UnknownOption(arg.clone())),
-            }
-            let value = match inline {
-                Some(v) => v,
-                None => iter
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| MatchArgsError::MissingValue(option.to_string()))?,
-            };
-            match option {
-                "--games" => config.games = Some(count(option, &value)?),
-                "--move-time" => config.limits.move_time = seconds(option, &value)?,
-                "--game-time" => config.limits.game_time = Some(seconds(option, &value)?),
-                "--openings" => config.openings = Some(PathBuf::from(value)),
-                "--records" => config.records = Some(PathBuf::from(value)),
-                "--concurrency" => config.concurrency = count(option, &value)?,
-                "--event" => config.event = value,
-                _ => config.place = value,
-            }
+/// The options of a match.
+#[derive(Clone, Debug, clap::Args)]
+pub struct MatchArgs {
+    /// Engine A's command (split with shell quoting rules), e.g. "target/release/connect6 --move-time 1".
+    #[arg(value_name = "ENGINE_A")]
+    pub engine_a: String,
+    /// Engine B's command.
+    #[arg(value_name = "ENGINE_B")]
+    pub engine_b: String,
+    /// Games to play [default: 2 per opening, or 2 without openings].
+    #[arg(long, value_name = "N", value_parser = count)]
+    pub games: Option<usize>,
+    /// Time per move in seconds; replies get 0.2 s tolerance on top.
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
+    pub move_time: Duration,
+    /// Total thinking time per side and game in seconds [default: unlimited].
+    #[arg(long, value_name = "SECS", value_parser = seconds, allow_negative_numbers = true)]
+    pub game_time: Option<Duration>,
+    /// One opening a line, e.g. 'JJ KJKK IIHH'; each is played with both colours.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Write one record per game into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+    /// Games played in parallel.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = count)]
+    pub concurrency: usize,
+    /// No progress line; engine stderr discarded.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Forward black's first stone as 'XY' instead of 'XY@@'.
+    #[arg(long)]
+    pub short_first: bool,
+    /// Event name for records.
+    #[arg(long, value_name = "NAME", default_value = "connect6 match")]
+    pub event: String,
+    /// Place name for records.
+    #[arg(long, value_name = "NAME", default_value = "local")]
+    pub place: String,
+    /// Stop once the sequential probability ratio test of elo0 against elo1 (logistic Elo,
+    /// on game pairs) accepts one; alpha and beta default to 0.05. --games is the maximum.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = SprtSpec::parse,
+          allow_hyphen_values = true)]
+    pub sprt: Option<SprtSpec>,
+    /// Play only the K-th of N disjoint parts of the schedule (whole pairs of games, dealt
+    /// out in turn), with the game numbers, openings and colours of the whole match.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, conflicts_with = "sprt")]
+    pub shard: Option<Shard>,
+}
+
+/// `--shard K/N`: part `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || "expected K/N with 1 <= K <= N".to_string();
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index < 1 || index > count {
+            return Err(bad());
         }
-        match <[String; 2]>::try_from(engines) {
-            Ok(engines) => config.engines = engines,
-            Err(v) => return Err(MatchArgsError::Engines(v.len())),
+        Ok(Shard { index, count })
+    }
+}
+
+/// Options of `connect6 stats`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct StatsArgs {
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Records written by `connect6 match --records`, folders of them, or JSON summaries
+    /// of `connect6 match --json` (files ending in .json).
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+impl MatchArgs {
+    /// Parses the arguments after `match` (for tests and embedding; the binary parses the
+    /// whole command line at once).
+    pub fn parse(args: &[String]) -> Result<MatchArgs, clap::Error> {
+        use clap::{Args, FromArgMatches};
+        let command = MatchArgs::augment_args(clap::Command::new("match").no_binary_name(true));
+        MatchArgs::from_arg_matches(&command.try_get_matches_from(args)?)
+    }
+
+    /// Both engine commands, A first.
+    pub fn engines(&self) -> [String; 2] {
+        [self.engine_a.clone(), self.engine_b.clone()]
+    }
+
+    /// The time limits the referee enforces.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            move_time: self.move_time,
+            game_time: self.game_time,
+            tolerance: TOLERANCE,
         }
-        Ok(config)
     }
 }
 
@@ -184,8 +138,8 @@ impl MatchConfig {
 mod tests {
     use super::*;
 
-    fn parse(args: &[&str]) -> Result<MatchConfig, MatchArgsError> {
-        MatchConfig::parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    fn parse(args: &[&str]) -> Result<MatchArgs, clap::Error> {
+        MatchArgs::parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
     }
 
     #[test]
@@ -197,47 +151,57 @@ mod tests {
             "--move-time=0.5",
             "b c",
             "--json",
-            "--quiet",
+            "-q",
         ]);
         let c = c.unwrap();
-        assert_eq!(c.engines, ["a".to_string(), "b c".to_string()]);
+        assert_eq!(c.engines(), ["a".to_string(), "b c".to_string()]);
         assert_eq!(c.games, Some(4));
-        assert_eq!(c.limits.move_time, Duration::from_millis(500));
+        assert_eq!(c.limits().move_time, Duration::from_millis(500));
         assert!(c.json && c.quiet && !c.short_first);
+        let d = parse(&["a", "b"]).unwrap();
+        assert_eq!((d.games, d.concurrency, d.game_time), (None, 1, None));
+        assert_eq!(d.move_time, Duration::from_secs(5));
+        assert_eq!(
+            (d.event.as_str(), d.place.as_str()),
+            ("connect6 match", "local")
+        );
+        let dashed = parse(&["--", "-a", "b"]).unwrap();
+        assert_eq!(dashed.engine_a, "-a");
     }
 
     #[test]
     fn bad_options() {
-        use MatchArgsError::*;
-        assert_eq!(parse(&["a"]).unwrap_err(), Engines(1));
-        assert_eq!(parse(&["a", "b", "c"]).unwrap_err(), Engines(3));
+        use clap::error::ErrorKind::*;
+        let kind = |args: &[&str]| parse(args).unwrap_err().kind();
+        assert_eq!(kind(&["a"]), MissingRequiredArgument);
+        assert_eq!(kind(&["a", "b", "c"]), UnknownArgument);
+        assert_eq!(kind(&["--frob", "a", "b"]), UnknownArgument);
+        assert_eq!(kind(&["a", "b", "--games"]), InvalidValue);
+        for bad in [
+            ["--games", "x"],
+            ["--games", "0"],
+            ["--move-time", "-1"],
+            ["--move-time", "nan"],
+            ["--concurrency", "0"],
+        ] {
+            let e = parse(&[bad[0], bad[1], "a", "b"]).unwrap_err();
+            assert_eq!(e.kind(), ValueValidation, "{bad:?}");
+            assert_eq!(e.exit_code(), 2);
+        }
+        assert_eq!(kind(&["--json=1", "a", "b"]), TooManyValues);
         assert_eq!(
-            parse(&["--frob", "a", "b"]).unwrap_err(),
-            UnknownOption("--frob".into())
+            kind(&["--shard", "1/4", "--sprt", "0,5", "a", "b"]),
+            ArgumentConflict
         );
+        for bad in ["0/4", "5/4", "1", "a/b", "1/0"] {
+            assert_eq!(kind(&["--shard", bad, "a", "b"]), ValueValidation, "{bad}");
+        }
         assert_eq!(
-            parse(&["a", "b", "--games"]).unwrap_err(),
-            MissingValue("--games".into())
+            parse(&["--shard", "2/4", "a", "b"]).unwrap().shard,
+            Some(Shard { index: 2, count: 4 })
         );
-        assert!(matches!(
-            parse(&["--games", "x", "a", "b"]),
-            Err(BadNumber { .. })
-        ));
-        assert!(matches!(
-            parse(&["--games", "0", "a", "b"]),
-            Err(BadNumber { .. })
-        ));
-        assert!(matches!(
-            parse(&["--move-time", "-1", "a", "b"]),
-            Err(BadNumber { .. })
-        ));
-        assert!(matches!(
-            parse(&["--move-time", "nan", "a", "b"]),
-            Err(BadNumber { .. })
-        ));
-        assert_eq!(
-            parse(&["--json=1", "a", "b"]).unwrap_err(),
-            UnknownOption("--json=1".into())
-        );
+        assert_eq!(kind(&["--sprt", "5,0", "a", "b"]), ValueValidation);
+        let s = parse(&["--sprt", "-5,5", "a", "b"]).unwrap().sprt.unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha), (-5.0, 5.0, 0.05));
     }
 }

@@ -35,17 +35,24 @@ pub mod game;
 pub mod openings;
 pub mod process;
 pub mod record;
+pub mod report;
 pub mod stats;
+pub mod summary;
 
 mod args;
-mod schedule;
+mod match_info;
+mod merge;
+pub mod schedule;
 
-pub use args::{MatchArgsError, MatchConfig, USAGE};
+pub use args::{MatchArgs, Shard, StatsArgs, seconds};
 pub use game::{Fault, FaultKind, GameResult, Limits, Outcome};
+pub use merge::{StatsError, collect, main as stats_main};
 pub use openings::{Opening, OpeningError};
 pub use process::EngineStartError;
 pub use record::{Record, RecordError, RecordResult};
-pub use stats::Summary;
+pub use report::Report;
+pub use stats::{Pentanomial, SprtSpec, SprtVerdict};
+pub use summary::{GameEntry, Settings, Summary};
 
 use std::fmt;
 use std::process::ExitCode;
@@ -57,7 +64,6 @@ pub const TOLERANCE: Duration = Duration::from_millis(200);
 /// Everything that stops a match before (or instead of) playing it.
 #[derive(Debug)]
 pub enum MatchError {
-    Args(MatchArgsError),
     Opening(OpeningError),
     /// An engine command that does not start; `engine` is `A` or `B`.
     Engine {
@@ -74,7 +80,6 @@ pub enum MatchError {
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MatchError::Args(e) => write!(f, "{e}"),
             MatchError::Opening(e) => write!(f, "{e}"),
             MatchError::Engine { engine, error } => write!(f, "engine {engine}: {error}"),
             MatchError::RecordsDir { path, error } => {
@@ -90,12 +95,6 @@ impl fmt::Display for MatchError {
 
 impl std::error::Error for MatchError {}
 
-impl From<MatchArgsError> for MatchError {
-    fn from(e: MatchArgsError) -> Self {
-        MatchError::Args(e)
-    }
-}
-
 impl From<OpeningError> for MatchError {
     fn from(e: OpeningError) -> Self {
         MatchError::Opening(e)
@@ -104,23 +103,13 @@ impl From<OpeningError> for MatchError {
 
 /// Runs a whole match: checks the openings and engine commands, plays every game, writes the
 /// records, and returns the summary. Nothing is played when a check fails.
-pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
+pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
     schedule::run(config)
 }
 
-/// Entry point of `connect6 match`: `args` are the arguments after `match`.
-/// Exit codes: 0 after a match (whatever its result) or `--help`, 2 on bad input.
-pub fn main(args: &[String]) -> ExitCode {
-    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .try_init();
-    let config = match MatchConfig::parse(args) {
-        Ok(c) => c,
-        Err(MatchArgsError::Help) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => return report(&MatchError::Args(e)),
-    };
+/// Entry point of `connect6 match`. Exit codes: 0 after a match (whatever its result), 2
+/// when the match cannot start (bad openings, an engine that does not start).
+pub fn main(config: MatchArgs) -> ExitCode {
     match run(&config) {
         Ok(summary) => {
             if config.json {
@@ -137,8 +126,5 @@ pub fn main(args: &[String]) -> ExitCode {
 /// The one place errors are reported.
 fn report(error: &MatchError) -> ExitCode {
     eprintln!("connect6 match: error: {error}");
-    if matches!(error, MatchError::Args(_)) {
-        eprintln!("{USAGE}");
-    }
     ExitCode::from(2)
 }

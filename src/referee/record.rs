@@ -8,6 +8,10 @@
 //! row number n is protocol row letter n (`A` = 1, `J` = 10, `S` = 19). An optional `MARK[n]`
 //! may follow any move. Results: `先手胜` black wins, `后手胜` white wins, `平局` draw.
 //!
+//! Records written by `connect6 match` carry a seventh header field with what `connect6
+//! stats` needs (see [`MatchInfo`]); readers that stop after six fields see a competition
+//! record, and this parser reads records with or without it.
+//!
 //! The parser checks every stone against the rules (on the board, empty, colours in turn
 //! order B, W W, B B, ...; nothing after the turn that made a six, and a six agreeing with the
 //! header), but takes the result from the header: a game may end by time or fault without a
@@ -16,6 +20,8 @@
 use crate::board::{Board, Color};
 use crate::coord::{Cell, SIZE};
 use std::fmt;
+
+pub use super::match_info::MatchInfo;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordResult {
@@ -61,6 +67,8 @@ pub struct Record {
     pub datetime: String,
     pub place: String,
     pub event: String,
+    /// The seventh header field of records written by `connect6 match`.
+    pub info: Option<MatchInfo>,
     pub moves: Vec<RecordMove>,
 }
 
@@ -222,6 +230,17 @@ impl Record {
             .ok_or_else(|| RecordError::UnknownResult(fields[3].to_string()))?;
         let (datetime, place) = split_datetime(fields[4]);
         let event = fields[5].to_string();
+        let info = match rest.trim_start().strip_prefix('[') {
+            Some(inner) => {
+                let bad = |detail: String| RecordError::Header { field: 6, detail };
+                let (value, after) = inner
+                    .split_once(']')
+                    .ok_or_else(|| bad("missing ']'".into()))?;
+                rest = after;
+                Some(MatchInfo::parse(value).map_err(bad)?)
+            }
+            None => None,
+        };
 
         let mut moves = Vec::new();
         for (index, text) in rest
@@ -239,6 +258,7 @@ impl Record {
             datetime,
             place,
             event,
+            info,
             moves,
         };
         record.check()?;
@@ -332,6 +352,9 @@ impl fmt::Display for Record {
             self.place,
             self.event
         )?;
+        if let Some(info) = &self.info {
+            write!(f, "[{info}]")?;
+        }
         for m in &self.moves {
             let side = if m.color == Color::Black { 'B' } else { 'W' };
             write!(f, ";{side}({})", cell_text(m.cell))?;

@@ -1,14 +1,17 @@
 //! Running a match: startup checks, game scheduling over worker threads, progress, records.
 
+use super::args::Shard;
 use super::game::{self, GameResult, GameSpec, Outcome};
 use super::openings::{self, Opening};
 use super::process::{self, Engine, EngineStartError, split_command};
-use super::record::{self, Record, RecordMove, RecordResult};
-use super::{MatchConfig, MatchError, Summary};
+use super::record::{self, MatchInfo, Record, RecordMove, RecordResult};
+use super::stats::SprtVerdict;
+use super::summary::{GameEntry, Settings, TimeUse, pairs_of, verdict_text};
+use super::{MatchArgs, MatchError, Summary};
 use crate::board::Color;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -26,9 +29,9 @@ fn fallback_name(command: &str) -> String {
 
 /// Starts both engines once, asks their names, and stops them: a command that does not start
 /// is reported before any game is played.
-fn probe(config: &MatchConfig) -> Result<[String; 2], MatchError> {
+fn probe(config: &MatchArgs) -> Result<[String; 2], MatchError> {
     let mut started = Vec::new();
-    for (i, command) in config.engines.iter().enumerate() {
+    for (i, command) in config.engines().iter().enumerate() {
         let engine_id = ['A', 'B'][i];
         let mut engine =
             Engine::spawn(command, config.quiet, None).map_err(|error| MatchError::Engine {
@@ -46,7 +49,7 @@ fn probe(config: &MatchConfig) -> Result<[String; 2], MatchError> {
         }
         started.push(engine);
     }
-    let deadline = Instant::now() + config.limits.move_time + config.limits.tolerance;
+    let deadline = Instant::now() + config.move_time + super::TOLERANCE;
     let mut names = [String::new(), String::new()];
     for (i, engine) in started.iter().enumerate() {
         let name = engine
@@ -57,7 +60,7 @@ fn probe(config: &MatchConfig) -> Result<[String; 2], MatchError> {
             })?;
         names[i] = name.unwrap_or_else(|| {
             log::warn!("engine {} did not answer 'name?'", ['A', 'B'][i]);
-            fallback_name(&config.engines[i])
+            fallback_name(&config.engines()[i])
         });
     }
     for engine in &mut started {
@@ -71,11 +74,46 @@ fn probe(config: &MatchConfig) -> Result<[String; 2], MatchError> {
 }
 
 /// Which engine (0 = A, 1 = B) plays black in a game (1-based): A in odd games.
-fn black_of(game: usize) -> usize {
+pub fn black_of(game: usize) -> usize {
     (game + 1) % 2
 }
 
-fn record_of(result: &GameResult, names: &[String; 2], config: &MatchConfig) -> Record {
+/// The 0-based index of a game's opening among `count` openings: games 2k-1 and 2k (a
+/// pair) share opening k-1, and the list repeats.
+pub fn opening_of(game: usize, count: usize) -> Option<usize> {
+    (count > 0).then(|| (game - 1) / 2 % count)
+}
+
+/// The game numbers a match of `total` games plays, or its shard `K/N` plays: whole pairs
+/// (games 2k-1, 2k) are dealt out in turn, pair k to shard `(k - 1) % N + 1`.
+pub fn plan(total: usize, shard: Option<Shard>) -> Vec<usize> {
+    (1..=total)
+        .filter(|&g| shard.is_none_or(|s| (g - 1) / 2 % s.count == s.index - 1))
+        .collect()
+}
+
+/// What the summary keeps of a game.
+fn entry_of(result: &GameResult, openings: usize) -> GameEntry {
+    let black = black_of(result.number);
+    let mut time = [TimeUse::default(); 2];
+    time[black] = TimeUse::of(&result.move_times[Color::Black.index()]);
+    time[1 - black] = TimeUse::of(&result.move_times[Color::White.index()]);
+    GameEntry {
+        game: result.number,
+        opening: opening_of(result.number, openings).map(|i| i + 1),
+        black,
+        outcome: result.outcome,
+        fault: result.fault.clone(),
+        time,
+    }
+}
+
+fn record_of(
+    result: &GameResult,
+    names: &[String; 2],
+    config: &MatchArgs,
+    openings: usize,
+) -> Record {
     let black = black_of(result.number);
     let outcome = match result.outcome {
         Outcome::Win(Color::Black) => RecordResult::BlackWins,
@@ -89,6 +127,20 @@ fn record_of(result: &GameResult, names: &[String; 2], config: &MatchConfig) -> 
         datetime: record::now_utc(),
         place: config.place.clone(),
         event: config.event.clone(),
+        info: Some(MatchInfo {
+            game: result.number,
+            opening: opening_of(result.number, openings).map(|i| i + 1),
+            black,
+            commands: config.engines(),
+            move_time: config.move_time,
+            game_time: config.game_time,
+            sprt: config.sprt.map(|s| s.to_string()),
+            fault: result.fault.clone(),
+            times_us: result
+                .move_times
+                .clone()
+                .map(|t| t.iter().map(|d| d.as_micros() as u64).collect()),
+        }),
         moves: result
             .stones
             .iter()
@@ -101,39 +153,36 @@ fn record_of(result: &GameResult, names: &[String; 2], config: &MatchConfig) -> 
     }
 }
 
-/// Writes a record into `dir` under a file name not used yet.
+/// Writes a record into `dir` as `<competition file name stem>-game N.txt`: the game number
+/// keeps the names of one match's games (and of its shards) apart when they are gathered in
+/// one folder; a name already taken gets `-2`, `-3`, ... on top.
 fn write_record(dir: &Path, record: &Record, game: usize) -> std::io::Result<PathBuf> {
     let name = record.file_name();
     let stem = name.strip_suffix(".txt").unwrap_or(&name);
-    let mut path = dir.join(&name);
-    let mut n = 1;
+    let mut path = dir.join(format!("{stem}-game {game}.txt"));
+    let mut n = 2;
     while path.exists() {
-        let suffix = if n == 1 {
-            format!("-game {game}")
-        } else {
-            format!("-game {game}-{n}")
-        };
-        path = dir.join(format!("{stem}{suffix}.txt"));
+        path = dir.join(format!("{stem}-game {game}-{n}.txt"));
         n += 1;
     }
     std::fs::write(&path, format!("{record}\n"))?;
     Ok(path)
 }
 
-fn progress(done: usize, total: usize, points: [f64; 2], names: &[String; 2]) {
+fn progress(done: usize, total: usize, points: [f64; 2], names: &[String; 2], sprt: &str) {
     let width = 20;
     let filled = done * width / total.max(1);
     let bar: String = "#".repeat(filled) + &".".repeat(width - filled);
     let mut err = std::io::stderr().lock();
     let _ = write!(
         err,
-        "\r[{bar}] {done}/{total}  {} {} - {} {}   ",
+        "\r[{bar}] {done}/{total}  {} {} - {} {}{sprt}   ",
         names[0], points[0], points[1], names[1]
     );
     let _ = err.flush();
 }
 
-pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
+pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
     let openings: Vec<Opening> = match &config.openings {
         Some(path) => openings::load(path)?,
         None => Vec::new(),
@@ -150,29 +199,43 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
     } else {
         2 * openings.len()
     });
-    let next = AtomicUsize::new(1);
+    let schedule = plan(total, config.shard);
+    let settings = Settings {
+        names: names.clone(),
+        commands: config.engines(),
+        move_time: config.move_time,
+        game_time: config.game_time,
+        sprt: config.sprt,
+    };
+    // The main thread deals out game numbers, at most `slots` ahead of the results it has
+    // seen, so an SPRT decision stops new games at once; games in flight finish.
+    let (job_tx, job_rx) = mpsc::channel::<usize>();
+    let job_rx = Mutex::new(job_rx);
+    let mut job_tx = Some(job_tx);
+    let mut queue = schedule.iter().copied();
+    let engines = config.engines();
     let (tx, rx) = mpsc::channel::<GameResult>();
-    let mut results = Vec::with_capacity(total);
+    let mut entries: Vec<GameEntry> = Vec::with_capacity(schedule.len());
     std::thread::scope(|scope| {
-        let slots = config.concurrency.min(total);
+        let slots = config.concurrency.min(schedule.len());
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         for slot in 0..slots {
             let tx = tx.clone();
             let cpus = (slots > 1).then(|| process::cpu_share(slot, slots, cores));
-            let (next, openings) = (&next, &openings);
+            let (job_rx, openings, engines) = (&job_rx, &openings, &engines);
             scope.spawn(move || {
                 loop {
-                    let number = next.fetch_add(1, Ordering::SeqCst);
-                    if number > total {
-                        break;
-                    }
+                    let number = match job_rx.lock() {
+                        Ok(jobs) => jobs.recv(),
+                        Err(_) => break,
+                    };
+                    let Ok(number) = number else { break };
                     let black = black_of(number);
                     let spec = GameSpec {
                         number,
-                        commands: [&config.engines[black], &config.engines[1 - black]],
-                        opening: (!openings.is_empty())
-                            .then(|| &openings[(number - 1) / 2 % openings.len()]),
-                        limits: config.limits,
+                        commands: [&engines[black], &engines[1 - black]],
+                        opening: opening_of(number, openings.len()).map(|i| &openings[i]),
+                        limits: config.limits(),
                         short_first: config.short_first,
                         discard_stderr: config.quiet,
                         cpus: cpus.clone(),
@@ -184,9 +247,23 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
             });
         }
         drop(tx);
+        let mut deal = |job_tx: &mut Option<mpsc::Sender<usize>>| {
+            let sent = match (job_tx.as_ref(), queue.next()) {
+                (Some(jobs), Some(number)) => jobs.send(number).is_ok(),
+                _ => false,
+            };
+            if !sent {
+                *job_tx = None;
+            }
+        };
+        for _ in 0..slots {
+            deal(&mut job_tx);
+        }
         let mut points = [0.0f64; 2];
+        let mut sprt_text = String::new();
+        let mut stopped = false;
         if !config.quiet {
-            progress(0, total, points, &names);
+            progress(0, schedule.len(), points, &names, &sprt_text);
         }
         for result in rx {
             let black = black_of(result.number);
@@ -197,25 +274,46 @@ pub fn run(config: &MatchConfig) -> Result<Summary, MatchError> {
                 Outcome::Draw => points.iter_mut().for_each(|p| *p += 0.5),
             }
             if let Some(dir) = &config.records {
-                let rec = record_of(&result, &names, config);
+                let rec = record_of(&result, &names, config, openings.len());
                 match write_record(dir, &rec, result.number) {
                     Ok(path) => log::debug!("record written to {}", path.display()),
                     Err(e) => log::error!("cannot write record of game {}: {e}", result.number),
                 }
             }
-            results.push(result);
+            entries.push(entry_of(&result, openings.len()));
+            if let Some(spec) = config.sprt {
+                entries.sort_by_key(|e| e.game);
+                let state = spec.state(&pairs_of(&entries));
+                sprt_text = format!(
+                    "  LLR {:.2} [{:.2}, {:.2}]",
+                    state.llr, state.lower, state.upper
+                );
+                if state.verdict != SprtVerdict::Continue && !stopped {
+                    stopped = true;
+                    job_tx = None;
+                    // Games already started finish and count; no new game starts.
+                    let note = format!(
+                        "SPRT: {} after {} game(s), LLR {:.3}; games in progress finish",
+                        verdict_text(state.verdict),
+                        entries.len(),
+                        state.llr
+                    );
+                    if !config.quiet {
+                        eprintln!();
+                    }
+                    eprintln!("{note}");
+                }
+            }
+            if !stopped {
+                deal(&mut job_tx);
+            }
             if !config.quiet {
-                progress(results.len(), total, points, &names);
+                progress(entries.len(), schedule.len(), points, &names, &sprt_text);
             }
         }
         if !config.quiet {
             eprintln!();
         }
     });
-    Ok(Summary::new(
-        names,
-        config.engines.clone(),
-        &results,
-        black_of,
-    ))
+    Ok(Summary::new(settings, entries))
 }

@@ -1,18 +1,36 @@
-//! The match summary: results per engine and colour, score, Elo difference with a 95%
-//! interval, likelihood of superiority, faults and move times; as text or JSON.
+//! Match statistics: Elo from games and from game pairs (pentanomial), likelihood of
+//! superiority, and the sequential probability ratio test. Pure functions of the counts.
 //!
-//! Elo: with score fraction `s` over `n` games, `elo(s) = -400 log10(1/s - 1)`. The standard
-//! error of `s` is the standard deviation of the per-game scores (1, 1/2, 0) over `sqrt(n)`;
-//! the 95% interval is `elo(s ± 1.96 se)` (unbounded when that leaves `(0, 1)`).
+//! Elo is logistic: a score fraction `s` means `elo(s) = -400 log10(1/s - 1)`.
+//!
+//! **Per game** (trinomial): the standard error of `s` is the standard deviation of the
+//! per-game scores (1, 1/2, 0) over `sqrt(n)`; the 95% interval is `elo(s ± 1.96 se)`,
+//! unbounded when that leaves `(0, 1)`.
+//!
+//! **Per pair** (pentanomial): games `2k-1` and `2k` play the same opening with colours
+//! swapped; a pair scores 0, 1/2, 1, 3/2 or 2 points for A. As fishtest does, each pair's
+//! score is normalised to `[0, 1]` (halved) and the mean `mu` and variance `var` are those of
+//! the normalised pair scores, so `se = sqrt(var / N)` over `N` pairs. Regularisation: every
+//! one of the five counts gets a pseudo-count of 1/2 (the Jeffreys prior of a multinomial)
+//! before `mu` and `var` are taken, so `0 < mu < 1` and `var > 0` always; this moves the
+//! estimate by at most 2.5 pairs' worth towards a draw and is negligible in long matches.
+//! The interval is taken on the logistic scale (the delta method):
+//! `elo(mu) ± 1.96 se · 400 / (ln 10 · mu (1 - mu))`, which agrees with fishtest's
+//! `elo(mu ± 1.96 se)` to first order and, with the regularisation, is finite even for a
+//! clean sweep.
+//!
+//! **SPRT**: `H0: elo = elo0` against `H1: elo = elo1` (logistic), on the (regularised) pair
+//! scores with the generalised SPRT's normal approximation used by fishtest:
+//! `LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var)` with `s = 1 / (1 + 10^(-elo/400))`.
+//! The test accepts H1 when `LLR >= ln((1 - beta) / alpha)` and H0 when
+//! `LLR <= ln(beta / (1 - alpha))`.
+//!
 //! LOS = `0.5 (1 + erf((W - L) / sqrt(2 (W + L))))`, 0.5 when there are no decisive games.
 
-use super::game::{FaultKind, GameResult, Outcome};
-use crate::board::Color;
-use std::fmt::Write as _;
-use std::time::Duration;
+use serde::{Deserialize, Serialize};
 
 /// Wins, draws and losses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Wdl {
     pub wins: usize,
     pub draws: usize,
@@ -26,52 +44,6 @@ impl Wdl {
     pub fn points(&self) -> f64 {
         self.wins as f64 + 0.5 * self.draws as f64
     }
-    fn json(&self) -> String {
-        format!(
-            r#"{{"wins":{},"draws":{},"losses":{}}}"#,
-            self.wins, self.draws, self.losses
-        )
-    }
-}
-
-/// One engine's side of the summary. Engine 0 is A (the first command), 1 is B.
-#[derive(Clone, Debug, Default)]
-pub struct EngineStats {
-    pub name: String,
-    pub command: String,
-    pub total: Wdl,
-    pub as_black: Wdl,
-    pub as_white: Wdl,
-    pub moves: usize,
-    pub mean_move_time: Duration,
-    pub max_move_time: Duration,
-}
-
-/// One fault, with the game it lost.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FaultReport {
-    pub game: usize,
-    /// 0 = A, 1 = B.
-    pub engine: usize,
-    pub color: Color,
-    pub kind: FaultKind,
-    pub detail: String,
-}
-
-/// One game's line in the summary.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameLine {
-    pub game: usize,
-    /// Which engine (0 = A, 1 = B) played black.
-    pub black: usize,
-    pub outcome: Outcome,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct Summary {
-    pub engines: [EngineStats; 2],
-    pub games: Vec<GameLine>,
-    pub faults: Vec<FaultReport>,
 }
 
 /// Elo difference and 95% interval, from A's side; an unbounded end is an infinity of its
@@ -94,7 +66,7 @@ pub fn erf(x: f64) -> f64 {
     if x < 0.0 { -y } else { y }
 }
 
-fn elo_of(score: f64) -> f64 {
+pub fn elo_of(score: f64) -> f64 {
     if score <= 0.0 {
         f64::NEG_INFINITY
     } else if score >= 1.0 {
@@ -137,259 +109,170 @@ pub fn los(wdl: Wdl) -> f64 {
     0.5 * (1.0 + erf((wdl.wins as f64 - wdl.losses as f64) / (2.0 * decisive).sqrt()))
 }
 
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// Results by game pair, from A's side: `counts[k]` pairs scored `k / 2` points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pentanomial {
+    pub counts: [usize; 5],
 }
 
-fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.2}")
-    } else {
-        "null".into()
+/// Mean and variance of the regularised, normalised pair scores, and the number of pairs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairScores {
+    pub pairs: usize,
+    pub mean: f64,
+    pub variance: f64,
+}
+
+/// The pseudo-count added to each pentanomial count (see the module docs).
+pub const PSEUDO_COUNT: f64 = 0.5;
+
+/// The 97.5% quantile of the standard normal distribution.
+const Z95: f64 = 1.959_963_985;
+
+impl Pentanomial {
+    pub fn pairs(&self) -> usize {
+        self.counts.iter().sum()
+    }
+
+    /// The regularised pair-score statistics; `None` without a single pair.
+    pub fn scores(&self) -> Option<PairScores> {
+        let pairs = self.pairs();
+        if pairs == 0 {
+            return None;
+        }
+        let weights = self.counts.map(|c| c as f64 + PSEUDO_COUNT);
+        let total: f64 = weights.iter().sum();
+        let value = |k: usize| k as f64 / 4.0;
+        let mean = (0..5).map(|k| weights[k] * value(k)).sum::<f64>() / total;
+        let variance = (0..5)
+            .map(|k| weights[k] * (value(k) - mean).powi(2))
+            .sum::<f64>()
+            / total;
+        Some(PairScores {
+            pairs,
+            mean,
+            variance,
+        })
+    }
+
+    /// Elo (A - B) and 95% interval from the pairs; `None` without a single pair.
+    pub fn elo(&self) -> Option<Elo> {
+        let s = self.scores()?;
+        let se = (s.variance / s.pairs as f64).sqrt();
+        let diff = elo_of(s.mean);
+        let half = Z95 * se * 400.0 / (std::f64::consts::LN_10 * s.mean * (1.0 - s.mean));
+        Some(Elo {
+            diff,
+            low: diff - half,
+            high: diff + half,
+        })
     }
 }
 
-fn text_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:+.1}")
-    } else if x > 0.0 {
-        "+inf".into()
-    } else {
-        "-inf".into()
-    }
+/// The settings of a sequential probability ratio test.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtSpec {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
 }
 
-impl Summary {
-    /// Builds the summary; `black_of(game)` says which engine played black in that game.
-    pub fn new(
-        names: [String; 2],
-        commands: [String; 2],
-        results: &[GameResult],
-        black_of: impl Fn(usize) -> usize,
-    ) -> Summary {
-        let mut s = Summary::default();
-        let mut time_sum = [Duration::ZERO; 2];
-        for (e, (name, command)) in names.into_iter().zip(commands).enumerate() {
-            s.engines[e].name = name;
-            s.engines[e].command = command;
+/// What the test says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SprtVerdict {
+    /// Elo is `elo1` (or more).
+    H1,
+    /// Elo is `elo0` (or less).
+    H0,
+    /// Neither bound reached yet.
+    Continue,
+}
+
+/// The log-likelihood ratio and its bounds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtState {
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub verdict: SprtVerdict,
+}
+
+fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+impl SprtSpec {
+    /// Parses `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
+    pub fn parse(text: &str) -> Result<SprtSpec, String> {
+        let numbers: Vec<f64> = text
+            .split(',')
+            .map(|t| t.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| "expected elo0,elo1[,alpha,beta] as numbers".to_string())?;
+        let spec = match numbers[..] {
+            [elo0, elo1] => SprtSpec {
+                elo0,
+                elo1,
+                alpha: 0.05,
+                beta: 0.05,
+            },
+            [elo0, elo1, alpha, beta] => SprtSpec {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+            },
+            _ => return Err("expected elo0,elo1 or elo0,elo1,alpha,beta".into()),
+        };
+        let finite = [spec.elo0, spec.elo1].iter().all(|e| e.is_finite());
+        if !finite || spec.elo0 >= spec.elo1 {
+            return Err("expected finite elo0 < elo1".into());
         }
-        let mut sorted: Vec<&GameResult> = results.iter().collect();
-        sorted.sort_by_key(|r| r.number);
-        for r in sorted {
-            let black = black_of(r.number);
-            for color in [Color::Black, Color::White] {
-                let e = if color == Color::Black {
-                    black
-                } else {
-                    1 - black
-                };
-                let st = &mut s.engines[e];
-                let by_colour = if color == Color::Black {
-                    &mut st.as_black
-                } else {
-                    &mut st.as_white
-                };
-                for wdl in [&mut st.total, by_colour] {
-                    match r.outcome {
-                        Outcome::Draw => wdl.draws += 1,
-                        Outcome::Win(w) if w == color => wdl.wins += 1,
-                        Outcome::Win(_) => wdl.losses += 1,
-                    }
-                }
-                for &t in &r.move_times[color.index()] {
-                    st.moves += 1;
-                    time_sum[e] += t;
-                    st.max_move_time = st.max_move_time.max(t);
-                }
-            }
-            if let Some(f) = &r.fault {
-                let engine = if f.color == Color::Black {
-                    black
-                } else {
-                    1 - black
-                };
-                s.faults.push(FaultReport {
-                    game: r.number,
-                    engine,
-                    color: f.color,
-                    kind: f.kind,
-                    detail: f.detail.clone(),
-                });
-            }
-            s.games.push(GameLine {
-                game: r.number,
-                black,
-                outcome: r.outcome,
-            });
+        let p = |x: f64| x > 0.0 && x < 0.5;
+        if !p(spec.alpha) || !p(spec.beta) {
+            return Err("expected 0 < alpha, beta < 0.5".into());
         }
-        for (st, sum) in s.engines.iter_mut().zip(time_sum) {
-            if st.moves > 0 {
-                st.mean_move_time = sum / st.moves as u32;
-            }
-        }
-        s
+        Ok(spec)
     }
 
-    /// Faults of one engine and kind, as game numbers.
-    pub fn fault_games(&self, engine: usize, kind: FaultKind) -> Vec<usize> {
-        let f = self
-            .faults
-            .iter()
-            .filter(|f| f.engine == engine && f.kind == kind);
-        f.map(|f| f.game).collect()
+    /// `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
     }
 
-    fn label(&self, e: usize) -> String {
-        format!("{} ({})", self.engines[e].name, ["A", "B"][e])
-    }
-
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        let n = self.games.len();
-        let _ = writeln!(out, "{n} game(s): {} vs {}", self.label(0), self.label(1));
-        for (e, st) in self.engines.iter().enumerate() {
-            let w = |d: &Wdl| format!("+{} ={} -{}", d.wins, d.draws, d.losses);
-            let pct = if n > 0 {
-                100.0 * st.total.points() / n as f64
-            } else {
-                0.0
-            };
-            let _ = writeln!(
-                out,
-                "  {}: {}  (black {}, white {})  score {:.1}/{n} ({pct:.1}%)",
-                self.label(e),
-                w(&st.total),
-                w(&st.as_black),
-                w(&st.as_white),
-                st.total.points(),
-            );
-        }
-        let total = self.engines[0].total;
-        let elo = elo(total);
-        let _ = writeln!(
-            out,
-            "Elo difference (A - B): {}, 95% interval [{}, {}], LOS {:.1}%",
-            text_num(elo.diff),
-            text_num(elo.low),
-            text_num(elo.high),
-            100.0 * los(self.engines[0].total)
-        );
-        if self.faults.is_empty() {
-            let _ = writeln!(out, "Faults: none");
+    /// The test on the pairs so far (LLR 0 without a pair).
+    pub fn state(&self, pairs: &Pentanomial) -> SprtState {
+        let (lower, upper) = self.bounds();
+        let llr = pairs.scores().map_or(0.0, |s| {
+            let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
+            s.pairs as f64 * (s1 - s0) * (2.0 * s.mean - s0 - s1) / (2.0 * s.variance)
+        });
+        let verdict = if llr >= upper {
+            SprtVerdict::H1
+        } else if llr <= lower {
+            SprtVerdict::H0
         } else {
-            let _ = writeln!(out, "Faults:");
-            for f in &self.faults {
-                let _ = writeln!(
-                    out,
-                    "  game {}: {} as {} - {}: {}",
-                    f.game,
-                    self.label(f.engine),
-                    f.color,
-                    f.kind,
-                    f.detail
-                );
-            }
+            SprtVerdict::Continue
+        };
+        SprtState {
+            llr,
+            lower,
+            upper,
+            verdict,
         }
-        for (e, st) in self.engines.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "Move time {}: mean {:.3} s, max {:.3} s over {} move(s)",
-                self.label(e),
-                st.mean_move_time.as_secs_f64(),
-                st.max_move_time.as_secs_f64(),
-                st.moves
-            );
-        }
-        out
     }
+}
 
-    pub fn to_json(&self) -> String {
-        let total = self.engines[0].total;
-        let elo = elo(total);
-        let engines: Vec<String> = self
-            .engines
-            .iter()
-            .enumerate()
-            .map(|(e, st)| {
-                format!(
-                    concat!(
-                        r#"{{"id":"{}","name":{},"command":{},"wins":{},"draws":{},"losses":{},"#,
-                        r#""score":{},"as_black":{},"as_white":{},"moves":{},"#,
-                        r#""mean_move_time":{:.4},"max_move_time":{:.4}}}"#
-                    ),
-                    ["A", "B"][e],
-                    json_str(&st.name),
-                    json_str(&st.command),
-                    st.total.wins,
-                    st.total.draws,
-                    st.total.losses,
-                    st.total.points(),
-                    st.as_black.json(),
-                    st.as_white.json(),
-                    st.moves,
-                    st.mean_move_time.as_secs_f64(),
-                    st.max_move_time.as_secs_f64(),
-                )
-            })
-            .collect();
-        let faults: Vec<String> = self
-            .faults
-            .iter()
-            .map(|f| {
-                format!(
-                    r#"{{"game":{},"engine":"{}","name":{},"color":"{}","kind":"{}","detail":{}}}"#,
-                    f.game,
-                    ["A", "B"][f.engine],
-                    json_str(&self.engines[f.engine].name),
-                    f.color,
-                    f.kind,
-                    json_str(&f.detail)
-                )
-            })
-            .collect();
-        let games: Vec<String> = self
-            .games
-            .iter()
-            .map(|g| {
-                let result = match g.outcome {
-                    Outcome::Win(c) => c.name(),
-                    Outcome::Draw => "draw",
-                };
-                format!(
-                    r#"{{"game":{},"black":"{}","winner":"{result}"}}"#,
-                    g.game,
-                    ["A", "B"][g.black]
-                )
-            })
-            .collect();
-        format!(
-            concat!(
-                r#"{{"games":{},"engines":[{}],"elo":{{"diff":{},"low":{},"high":{}}},"#,
-                r#""los":{:.4},"faults":[{}],"results":[{}]}}"#
-            ),
-            self.games.len(),
-            engines.join(","),
-            json_num(elo.diff),
-            json_num(elo.low),
-            json_num(elo.high),
-            los(total),
-            faults.join(","),
-            games.join(",")
+impl std::fmt::Display for SprtSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{},{},{},{}",
+            self.elo0, self.elo1, self.alpha, self.beta
         )
     }
 }
@@ -433,8 +316,134 @@ mod tests {
             .diff
                 == f64::INFINITY
         );
-        assert_eq!(text_num(f64::NEG_INFINITY), "-inf");
-        assert_eq!(text_num(f64::INFINITY), "+inf");
-        assert!(json_str("a\"b\n").contains("\\\"b\\n"));
+    }
+}
+
+#[cfg(test)]
+mod pair_tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() < tol
+    }
+
+    #[test]
+    fn no_pairs_no_estimate() {
+        assert_eq!(Pentanomial::default().elo(), None);
+        let spec = SprtSpec::parse("0,10").unwrap();
+        assert_eq!(spec.state(&Pentanomial::default()).llr, 0.0);
+    }
+
+    #[test]
+    fn symmetric_pairs() {
+        // counts 1 2 3 2 1 (9 pairs) -> weights 1.5 2.5 3.5 2.5 1.5 (total 11.5);
+        // symmetric, so mu = 0.5 and Elo 0;
+        // var = (1.5 (1/2)^2 + 2.5 (1/4)^2 + 0 + 2.5 (1/4)^2 + 1.5 (1/2)^2) / 11.5
+        //     = 1.0625 / 11.5 = 0.0923913; se = sqrt(var / 9) = 0.1013198;
+        // half width = 1.96 * 0.1013198 * 400 / (ln 10 * 0.25) = 137.99.
+        let p = Pentanomial {
+            counts: [1, 2, 3, 2, 1],
+        };
+        let s = p.scores().unwrap();
+        assert_eq!(s.pairs, 9);
+        assert!(close(s.mean, 0.5, 1e-12) && close(s.variance, 1.0625 / 11.5, 1e-12));
+        let e = p.elo().unwrap();
+        assert!(close(e.diff, 0.0, 1e-9));
+        assert!(
+            close(e.high, 137.99, 0.01) && close(e.low, -137.99, 0.01),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn lopsided_pairs() {
+        // counts 0 1 2 4 3 (10 pairs) -> weights 0.5 1.5 2.5 4.5 3.5 (total 12.5);
+        // mu = (1.5/4 + 2.5/2 + 4.5*3/4 + 3.5) / 12.5 = 8.5 / 12.5 = 0.68;
+        // var = (0.5*0.68^2 + 1.5*0.43^2 + 2.5*0.18^2 + 4.5*0.07^2 + 3.5*0.32^2) / 12.5
+        //     = 0.97 / 12.5 = 0.0776;
+        // Elo = -400 log10(1/0.68 - 1) = 130.94; se = sqrt(0.0776/10) = 0.0880909;
+        // half width = 1.96 * 0.0880909 * 400 / (ln 10 * 0.68 * 0.32) = 137.84.
+        let p = Pentanomial {
+            counts: [0, 1, 2, 4, 3],
+        };
+        let s = p.scores().unwrap();
+        assert!(close(s.mean, 0.68, 1e-12) && close(s.variance, 0.0776, 1e-12));
+        let e = p.elo().unwrap();
+        assert!(close(e.diff, 130.94, 0.01), "{e:?}");
+        assert!(close(e.low, 130.94 - 137.84, 0.02) && close(e.high, 130.94 + 137.84, 0.02));
+    }
+
+    #[test]
+    fn clean_sweep_stays_finite() {
+        // counts 0 0 0 0 4 -> weights 0.5 0.5 0.5 0.5 4.5 (total 6.5);
+        // mu = (0.5 * (1/4 + 1/2 + 3/4) + 4.5) / 6.5 = 5.25 / 6.5 = 0.8076923;
+        // Elo = 400 log10(5.25 / 1.25) = 249.30, interval [-109.64, 608.24].
+        let e = Pentanomial {
+            counts: [0, 0, 0, 0, 4],
+        }
+        .elo()
+        .unwrap();
+        assert!(close(e.diff, 249.30, 0.01), "{e:?}");
+        assert!(
+            close(e.low, -109.64, 0.01) && close(e.high, 608.24, 0.01),
+            "{e:?}"
+        );
+        let big = Pentanomial {
+            counts: [0, 0, 0, 0, 1000],
+        };
+        let e = big.elo().unwrap();
+        assert!(
+            e.low.is_finite() && e.high.is_finite() && e.low > 500.0,
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn sprt_llr_and_bounds() {
+        // alpha = beta = 0.05: bounds ln(0.05/0.95) = -2.944439, ln(0.95/0.05) = +2.944439.
+        let spec = SprtSpec::parse("0,50").unwrap();
+        let (lo, hi) = spec.bounds();
+        assert!(close(lo, -2.944439, 1e-6) && close(hi, 2.944439, 1e-6));
+        // counts 0 1 2 4 3: N = 10, mu = 0.68, var = 0.0776 (see lopsided_pairs);
+        // s0 = 0.5, s1 = 1 / (1 + 10^(-50/400)) = 0.5714631;
+        // LLR = 10 * 0.0714631 * (1.36 - 1.0714631) / (2 * 0.0776) = 1.328592.
+        let up = Pentanomial {
+            counts: [0, 1, 2, 4, 3],
+        };
+        let st = spec.state(&up);
+        assert!(close(st.llr, 1.328592, 1e-5), "{st:?}");
+        assert_eq!(st.verdict, SprtVerdict::Continue);
+        // The mirror image 3 4 2 1 0: mu = 0.32, same variance;
+        // LLR = 10 * 0.0714631 * (0.64 - 1.0714631) / 0.1552 = -1.986707.
+        let down = Pentanomial {
+            counts: [3, 4, 2, 1, 0],
+        };
+        assert!(close(spec.state(&down).llr, -1.986707, 1e-5));
+        // Three times the pairs: the LLR grows about threefold and crosses the bounds.
+        let up3 = Pentanomial {
+            counts: [0, 3, 6, 12, 9],
+        };
+        assert_eq!(spec.state(&up3).verdict, SprtVerdict::H1);
+        let down3 = Pentanomial {
+            counts: [9, 12, 6, 3, 0],
+        };
+        assert_eq!(spec.state(&down3).verdict, SprtVerdict::H0);
+    }
+
+    #[test]
+    fn sprt_spec_parsing() {
+        let s = SprtSpec::parse("-5,5,0.1,0.2").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-5.0, 5.0, 0.1, 0.2));
+        for bad in [
+            "5",
+            "5,0",
+            "0,5,0.1",
+            "0,5,0,0.05",
+            "0,x",
+            "0,5,0.05,0.6",
+            "nan,5",
+        ] {
+            assert!(SprtSpec::parse(bad).is_err(), "{bad}");
+        }
     }
 }
