@@ -215,7 +215,7 @@ fn main() -> ExitCode {
         Some("bench") => connect6::bench::main(&args[1..]),
         Some("match") => connect6::referee::main(&args[1..]),
         Some("show") => connect6::tools::show::main(&args[1..]),
-        //Some("analyse") => connect6::tools::analyse::main(&args[1..]),
+        Some("analyse") => connect6::tools::analyse::main(&args[1..]),
         _ => play(&args, born),
     }
 }

@@ -1,7 +1,7 @@
 //! Tools for the people around the engine: pictures of games (`connect6 show`) and the
 //! analysis of lost games (`connect6 analyse`). They read games through [`game::Game`].
 
-//pub mod analyse;
+pub mod analyse;
 pub mod game;
 pub mod show;
 
