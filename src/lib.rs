@@ -18,6 +18,7 @@ pub mod solver;
 pub mod stones;
 pub mod threats;
 pub mod time;
+pub mod tools;
 pub mod tt;
 pub mod tunables;
 

@@ -36,6 +36,10 @@ enum Sub {
     Bench(connect6::bench::BenchArgs),
     /// Merge the records or JSON summaries of matches (or match shards) into one summary.
     Stats(connect6::referee::StatsArgs),
+    /// Print the board of a record or a stone list, and draw it as SVG.
+    Show(connect6::tools::show::ShowArgs),
+    /// Find where a side's lost games were lost, and what the engine plays there now.
+    Analyse(connect6::tools::analyse::AnalyseArgs),
 }
 
 /// The engine's options (used when no subcommand is given).
@@ -136,6 +140,8 @@ fn main() -> ExitCode {
         Some(Sub::Match(args)) => connect6::referee::main(args),
         Some(Sub::Bench(args)) => connect6::bench::main(args),
         Some(Sub::Stats(args)) => connect6::referee::stats_main(args),
+        Some(Sub::Show(args)) => connect6::tools::show::run(args),
+        Some(Sub::Analyse(args)) => connect6::tools::analyse::run(args),
     }
 }
 

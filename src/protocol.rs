@@ -29,8 +29,10 @@ pub enum Command {
     Place(Color, Vec<Cell>),
     /// `next`: play for the side to move.
     Next,
-    /// `board`: show the position.
+    /// `board`: show the position, the last turn and whose turn it is.
     Board,
+    /// `undo`: take back the last turn (or placement line).
+    Undo,
     /// `help`: list the commands.
     Help,
     /// `depth N`: search to at most N turns.
@@ -122,6 +124,7 @@ impl FromStr for Command {
             "white" => "white",
             "next" => "next",
             "board" => "board",
+            "undo" => "undo",
             "help" => "help",
             "depth" => "depth",
             "time" => "time",
@@ -182,6 +185,7 @@ impl FromStr for Command {
             }
             "next" => none(Command::Next),
             "board" => none(Command::Board),
+            "undo" => none(Command::Undo),
             "help" => none(Command::Help),
             "depth" => {
                 let text = one("a number of turns, 1..=60")?;
@@ -220,7 +224,8 @@ commands (one per line; replies on stdout, everything else on stderr):
   quit                  exit (so does end of input)
   black XY.. / white XY..   place stones of that colour, no reply
   next                  play for the side to move and take that colour
-  board                 show the position (on stderr)
+  board                 show the position, the last turn [bracketed] and whose turn it is (on stderr)
+  undo                  take back the last turn or placement line; the engine does not move
   depth N               search at most N turns deep
   time SECONDS          think at most SECONDS per move
   help                  this list (on stderr)
@@ -259,6 +264,11 @@ mod tests {
             ))
         );
         assert_eq!(p("next"), Ok(Command::Next));
+        assert_eq!(p("UNDO"), Ok(Command::Undo));
+        assert!(matches!(
+            p("undo 2"),
+            Err(ParseError::UnexpectedArgument { .. })
+        ));
         assert_eq!(p("depth 4"), Ok(Command::Depth(4)));
         assert_eq!(p("time 0.5"), Ok(Command::Time(0.5)));
     }

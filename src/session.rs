@@ -26,6 +26,8 @@ pub enum SessionError {
     NotOpponentsTurn,
     /// A bare `black`/`white` line that does not follow a lone `new`.
     UnexpectedColour,
+    /// `undo` with no turn to take back since the game began (or `end` came).
+    NothingToUndo,
     Rule(RuleError),
 }
 
@@ -40,6 +42,7 @@ impl fmt::Display for SessionError {
                 write!(f, "it is our turn, not the opponent's: move ignored")
             }
             SessionError::UnexpectedColour => write!(f, "a colour line must follow a lone 'new'"),
+            SessionError::NothingToUndo => write!(f, "nothing to undo since the game began"),
             SessionError::Rule(e) => write!(f, "illegal: {e}"),
         }
     }
@@ -81,6 +84,16 @@ pub enum Outcome {
     Quit,
 }
 
+/// One turn (or placement line) as played, and what it changed, so `undo` can restore it.
+#[derive(Debug, Clone)]
+struct Played {
+    color: Color,
+    cells: Vec<Cell>,
+    /// Our colour and the set-up flag before this turn.
+    me: Option<Color>,
+    set_up: bool,
+}
+
 pub struct Session<P: Player> {
     player: P,
     name: String,
@@ -94,6 +107,8 @@ pub struct Session<P: Player> {
     /// Stones were set up with `black`/`white` since the game began: our colour is whatever
     /// the next `move` leaves us (a referee sets openings up with `new white` for both sides).
     set_up: bool,
+    /// Every turn and placement since the board was last cleared, oldest first.
+    history: Vec<Played>,
 }
 
 impl<P: Player> Session<P> {
@@ -106,6 +121,7 @@ impl<P: Player> Session<P> {
             me: None,
             awaiting_colour: false,
             set_up: false,
+            history: Vec::new(),
         }
     }
 
@@ -121,6 +137,7 @@ impl<P: Player> Session<P> {
             Command::New(Some(colour)) => self.start(colour),
             Command::New(None) => {
                 self.board = Board::new();
+                self.history.clear();
                 self.me = None;
                 self.awaiting_colour = true;
                 Silent
@@ -136,6 +153,8 @@ impl<P: Player> Session<P> {
                 log::info!("game over ({} stones)", self.board.stone_total());
                 self.me = None;
                 self.awaiting_colour = false;
+                // The stones stay for `board`; the game's turns can no longer be taken back.
+                self.history.clear();
                 Silent
             }
             Command::RefereeError => {
@@ -157,7 +176,18 @@ impl<P: Player> Session<P> {
                 self.reply()
             }
             Command::Board => {
-                eprint!("{}", self.board.render());
+                let last = self.history.last().map(|p| (p.color, p.cells.as_slice()));
+                eprint!("{}", describe_position(&self.board, last, self.me));
+                Silent
+            }
+            Command::Undo => {
+                let played = self.history.pop().ok_or(SessionError::NothingToUndo)?;
+                for &c in &played.cells {
+                    self.board.remove(c);
+                }
+                self.me = played.me;
+                self.set_up = played.set_up;
+                log::info!("took back {} {}", played.color, cells_text(&played.cells));
                 Silent
             }
             Command::Help => {
@@ -177,6 +207,7 @@ impl<P: Player> Session<P> {
 
     fn start(&mut self, colour: Color) -> Outcome {
         self.board = Board::new();
+        self.history.clear();
         self.player.new_game();
         self.me = Some(colour);
         self.awaiting_colour = false;
@@ -199,6 +230,7 @@ impl<P: Player> Session<P> {
             return Err(SessionError::NotOpponentsTurn);
         }
         self.board.play_turn(&turn)?;
+        self.record(mover, turn.cells().collect());
         if mover == me {
             log::info!("after the set-up stones we play {}", mover.other());
         }
@@ -223,8 +255,19 @@ impl<P: Player> Session<P> {
         for &c in cells {
             self.board.place(c, colour);
         }
+        self.record(colour, cells.to_vec());
         self.set_up = true;
         Ok(())
+    }
+
+    /// Notes a turn just placed on the board, with the state it changed.
+    fn record(&mut self, color: Color, cells: Vec<Cell>) {
+        self.history.push(Played {
+            color,
+            cells,
+            me: self.me,
+            set_up: self.set_up,
+        });
     }
 
     /// Thinks, plays and spells our turn. Never emits an illegal one.
@@ -234,12 +277,60 @@ impl<P: Player> Session<P> {
             log::error!("search proposed an illegal turn {turn} ({e}); playing a legal one");
             turn = any_legal_turn(&self.board).expect("a game not over has an empty cell");
         }
+        let color = self.board.side_to_move();
         self.board.play_turn(&turn).expect("checked just above");
+        self.record(color, turn.cells().collect());
         if let Some(w) = self.board.winner() {
             log::info!("{w} wins with {turn}");
         }
         Outcome::Reply(format!("move {}", turn.to_protocol(self.long_first_move)))
     }
+}
+
+fn cells_text(cells: &[Cell]) -> String {
+    cells.iter().map(Cell::to_string).collect()
+}
+
+/// What `board` prints: the drawing (see `Board::render`) with the stones of the last turn
+/// bracketed, `[X]`, then the last turn and whose turn it is.
+pub fn describe_position(
+    board: &Board,
+    last: Option<(Color, &[Cell])>,
+    me: Option<Color>,
+) -> String {
+    let marked = last.map_or(&[][..], |(_, cells)| cells);
+    let mut out = String::new();
+    for (row, line) in board.render().lines().enumerate() {
+        let mut chars: Vec<char> = line.chars().collect();
+        // Row lines hold the cell of column `col` at 3 + 2 * col, with spaces between.
+        for c in marked.iter().filter(|c| row == c.row() + 1) {
+            let at = 3 + 2 * c.col();
+            chars[at - 1] = if chars[at - 1] == ']' { '|' } else { '[' };
+            if chars.len() == at + 1 {
+                chars.push(' ');
+            }
+            chars[at + 1] = ']';
+        }
+        out.extend(chars);
+        out.push('\n');
+    }
+    match last {
+        Some((color, cells)) => {
+            out.push_str(&format!("last turn: {color} {}\n", cells_text(cells)))
+        }
+        None => out.push_str("last turn: none\n"),
+    }
+    let engine = match me {
+        Some(c) => format!("the engine plays {c}"),
+        None => "no game in progress".to_string(),
+    };
+    let state = match board.winner() {
+        Some(w) => format!("game over: {w} has six"),
+        None if board.is_full() => "game over: the board is full".to_string(),
+        None => format!("{} to move", board.side_to_move()),
+    };
+    out.push_str(&format!("{state}; {engine}\n"));
+    out
 }
 
 /// Reads one line of at most `MAX_LINE` bytes (line end excluded) into `buf`; longer lines
@@ -386,6 +477,36 @@ mod tests {
         // is black from the opponent's move.
         let out = run(b"new white\nblack JJ\nwhite KJKK\nblack IIHH\nmove LLMM\n");
         assert_eq!(out, "move AABA\n");
+    }
+
+    #[test]
+    fn undo_takes_back_one_turn_at_a_time() {
+        let mut s = Session::new(Scripted, "Test", true);
+        assert_eq!(s.handle(Command::Undo), Err(SessionError::NothingToUndo));
+        s.handle("new white".parse().unwrap()).unwrap();
+        let reply = s.handle("move JJ".parse().unwrap()).unwrap();
+        assert_eq!(reply, Outcome::Reply("move AABA".into()));
+        assert_eq!(s.board().stone_total(), 3);
+        // Our reply goes first; the engine does not move again by itself.
+        assert_eq!(s.handle(Command::Undo), Ok(Outcome::Silent));
+        assert_eq!(s.board().stone_total(), 1);
+        assert_eq!(s.board().side_to_move(), Color::White);
+        assert_eq!(
+            s.handle("move KKLL".parse().unwrap()),
+            Err(SessionError::NotOpponentsTurn)
+        );
+        s.handle(Command::Undo).unwrap();
+        assert_eq!(s.board().stone_total(), 0);
+        assert_eq!(s.handle(Command::Undo), Err(SessionError::NothingToUndo));
+        // The last turn is bracketed; whose turn it is follows the drawing.
+        s.handle("white KJLJ".parse().unwrap()).unwrap();
+        let last = s.history.last().map(|p| (p.color, p.cells.as_slice()));
+        let text = describe_position(s.board(), last, s.me);
+        assert!(
+            text.contains("J  . . . . . . . . . .[O|O]. . . . . . .\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("last turn: white KJLJ\nblack to move; the engine plays white\n"));
     }
 
     #[test]

@@ -13,6 +13,7 @@
 use connect6::board::{Board, Color};
 use connect6::coord::{CELLS, Cell, Turn};
 use connect6::protocol::{Command, MAX_LINE};
+use connect6::session::describe_position;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -360,6 +361,9 @@ struct Model {
     /// move's, and the engine takes the other colour.
     set_up: bool,
     quit: bool,
+    /// Turns and placement lines since the board was cleared, with the colour and set-up
+    /// flag before each, for `undo`.
+    history: Vec<(Color, Vec<Cell>, Option<Color>, bool)>,
     /// Bytes sent after the last line end.
     partial: Vec<u8>,
     /// Complete lines the engine has been sent but the model has not yet applied (they wait
@@ -386,6 +390,7 @@ impl Model {
             awaiting_colour: false,
             set_up: false,
             quit: false,
+            history: Vec::new(),
             partial: Vec::new(),
             pending: VecDeque::new(),
             owed: None,
@@ -442,6 +447,7 @@ impl Model {
             Command::New(Some(c)) => return self.start(c),
             Command::New(None) => {
                 self.board = Board::new();
+                self.history.clear();
                 self.me = None;
                 self.awaiting_colour = true;
             }
@@ -453,6 +459,9 @@ impl Model {
                 if (mover == me && !self.set_up) || self.board.play_turn(&turn).is_err() {
                     return None;
                 }
+                let before = (self.me, self.set_up);
+                self.history
+                    .push((mover, turn.cells().collect(), before.0, before.1));
                 self.me = Some(mover.other());
                 self.set_up = false;
                 return (!self.board.is_over()).then_some(Owed::Move);
@@ -460,13 +469,15 @@ impl Model {
             Command::End => {
                 self.me = None;
                 self.awaiting_colour = false;
+                self.history.clear();
             }
             Command::Quit => self.quit = true,
             Command::Place(colour, cells) => {
                 if !self.board.is_over() && cells.iter().all(|&c| self.board.is_empty(c)) {
-                    for c in cells {
+                    for &c in &cells {
                         self.board.place(c, colour);
                     }
+                    self.history.push((colour, cells, self.me, self.set_up));
                     self.set_up = true;
                 }
             }
@@ -477,6 +488,15 @@ impl Model {
                 return Some(Owed::Move);
             }
             Command::Time(t) => self.move_time = Duration::from_secs_f64(t),
+            Command::Undo => {
+                if let Some((_, cells, me, set_up)) = self.history.pop() {
+                    for c in cells {
+                        self.board.remove(c);
+                    }
+                    self.me = me;
+                    self.set_up = set_up;
+                }
+            }
             Command::Next
             | Command::RefereeError
             | Command::Board
@@ -488,6 +508,7 @@ impl Model {
 
     fn start(&mut self, colour: Color) -> Option<Owed> {
         self.board = Board::new();
+        self.history.clear();
         self.me = Some(colour);
         self.awaiting_colour = false;
         self.set_up = false;
@@ -511,6 +532,8 @@ impl Model {
         self.board
             .play_turn(&turn)
             .map_err(|e| format!("illegal reply '{reply}': {e}"))?;
+        self.history
+            .push((me, turn.cells().collect(), self.me, self.set_up));
         Ok(turn)
     }
 }
@@ -697,7 +720,12 @@ impl Runner {
         if self.model.owed.is_some() || !self.model.partial.is_empty() {
             return Err("'= board' while a reply is owed or a line is unfinished".into());
         }
-        let want = self.model.board.render();
+        let last = self
+            .model
+            .history
+            .last()
+            .map(|(c, cells, ..)| (*c, cells.as_slice()));
+        let want = describe_position(&self.model.board, last, self.model.me);
         let want: Vec<&str> = want.lines().collect();
         self.engine.send(b"board\n")?;
         let deadline = Instant::now() + QUICK;
@@ -828,6 +856,7 @@ transcripts! {
     combined_write => "combined-write.txt",
     extensions => "extensions.txt",
     readme_example => "readme-example.txt",
+    undo => "undo.txt",
 }
 
 // ---------------------------------------------------------------------------------------
@@ -912,7 +941,7 @@ fn the_harness_catches_bad_engines() {
         fails(&["sh", "-c", "exit 3"], "= exit 0\n", "exit status 3");
         let header = Board::new().render().lines().next().unwrap().to_string();
         let scribble = format!(
-            "while read l; do echo '{header}' >&2; for i in $(seq 19); do echo x >&2; done; done"
+            "while read l; do echo '{header}' >&2; for i in $(seq 21); do echo x >&2; done; done"
         );
         fails(&["sh", "-c", &scribble], "= board\n", "board differs");
     }

@@ -1,0 +1,503 @@
+//! `connect6 analyse [--time S] --side NAME RECORD...`: where did NAME lose?
+//!
+//! For every game that NAME lost, each of NAME's turns is replayed in order and the position
+//! after it is searched (the engine's own search, `--time` seconds) and handed to the threat
+//! solver. The first turn after which either of them shows NAME lost is the losing turn. At
+//! that turn the engine searches again and says what it would play now; the new choice
+//! "survives" when neither the search nor the solver shows it lost. The forcing line after
+//! the old turn is followed as far as the solver (or the search) still sees the win.
+//!
+//! Only the search's and the solver's public entry points are used, so the analysis does not
+//! depend on how they work inside.
+
+use super::game::Game;
+use crate::board::{Board, Color};
+use crate::coord::Turn;
+use crate::eval::WIN_BOUND;
+use crate::referee::RecordResult;
+use crate::search::{Limits, Searcher};
+use crate::solver::{SolveLimits, Solver, Verdict};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct AnalyseArgs {
+    /// Seconds of search for each position looked at.
+    #[arg(long, value_name = "S", default_value_t = 2.0)]
+    pub time: f64,
+    /// The player whose lost games are analysed, as the records name it.
+    #[arg(long, value_name = "NAME")]
+    pub side: String,
+    /// Transposition table size of the search, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 32)]
+    pub hash: usize,
+    /// Record files, or folders whose `*.txt` files are records.
+    #[arg(required = true, value_name = "RECORD")]
+    pub records: Vec<PathBuf>,
+}
+
+/// `connect6 analyse ...` with its words after `analyse`.
+pub fn main(args: &[String]) -> ExitCode {
+    match super::parse_args::<AnalyseArgs>("connect6 analyse", args) {
+        Ok(a) => run(a),
+        Err(code) => code,
+    }
+}
+
+/// Solver depth in attacker turns: a forcing line of up to 15 turns, both sides counted.
+const SOLVER_DEPTH: u8 = 8;
+const SOLVER_NODES: u64 = 500_000;
+/// The forcing line is followed for at most this many turns: a solver proof's attacker turns,
+/// the defender's replies and the winning turn.
+const MAX_LINE: usize = 2 * SOLVER_DEPTH as usize + 1;
+
+/// Who shows a position lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The threat solver: a forced win by continuous double threats, first turn given.
+    Solver(Turn),
+    /// The search scores it beyond `WIN_BOUND` (its best turn for the winner given).
+    Search(Turn),
+}
+
+impl Proof {
+    pub fn turn(self) -> Turn {
+        match self {
+            Proof::Solver(t) | Proof::Search(t) => t,
+        }
+    }
+}
+
+/// How the position after a turn of the loser looks to the engine now.
+#[derive(Clone, Copy, Debug)]
+pub struct Judgement {
+    /// Search score from the loser's view (the opponent is to move).
+    pub score: i32,
+    pub depth: u8,
+    /// Whether, and how, the opponent's win is shown.
+    pub lost: Option<Proof>,
+}
+
+#[derive(Clone, Debug)]
+pub struct LosingTurn {
+    /// Turn number in the game (turn 1 is black's first stone).
+    pub number: usize,
+    pub played: Turn,
+    pub after: Judgement,
+    /// What the engine plays there now, with its search score and depth.
+    pub now: Turn,
+    pub now_score: i32,
+    pub now_depth: u8,
+    /// How the position after the new choice looks.
+    pub after_now: Judgement,
+    /// The opponent's forced win after the old turn as far as it is seen, with the losing
+    /// side's replies from its search; each opponent turn with what showed it winning.
+    pub line: Vec<(Turn, Option<Proof>)>,
+}
+
+impl LosingTurn {
+    /// The new choice is not shown lost.
+    pub fn survives(&self) -> bool {
+        self.after_now.lost.is_none()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct GameAnalysis {
+    pub name: String,
+    pub color: Color,
+    pub turns: usize,
+    /// `None` when no turn of the loser is shown lost before the game ended.
+    pub losing: Option<LosingTurn>,
+}
+
+pub struct Analyser {
+    searcher: Searcher,
+    solver: Solver,
+    time: Duration,
+}
+
+impl Analyser {
+    pub fn new(time: Duration, hash_mb: usize) -> Analyser {
+        Analyser {
+            searcher: Searcher::new(hash_mb),
+            solver: Solver::new(1 << 16),
+            time,
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            soft: self.time / 2,
+            hard: self.time,
+            ..Limits::depth(crate::player::DEFAULT_MAX_DEPTH)
+        }
+    }
+
+    fn solve(&mut self, board: &Board) -> Verdict {
+        let deadline = Instant::now() + self.time;
+        let limits = SolveLimits::new(SOLVER_DEPTH, SOLVER_NODES, Some(deadline));
+        self.solver.solve(board, limits)
+    }
+
+    /// The position after a turn of the loser (the opponent to move, the game not over).
+    fn judge(&mut self, board: &Board) -> Judgement {
+        let report = self.searcher.search(board, self.limits());
+        let lost = match self.solve(board) {
+            Verdict::Win(t) => Some(Proof::Solver(t)),
+            _ if report.score > WIN_BOUND => Some(Proof::Search(report.best)),
+            _ => None,
+        };
+        Judgement {
+            score: -report.score,
+            depth: report.depth,
+            lost,
+        }
+    }
+
+    /// Looks for the first turn of `color` after which it is shown lost.
+    pub fn analyse(&mut self, game: &Game, color: Color) -> GameAnalysis {
+        let mut board = Board::new();
+        let mut losing = None;
+        for (i, p) in game.turns.iter().enumerate() {
+            if p.color == color {
+                let before = board.clone();
+                board.place_turn(&p.turn, p.color);
+                if board.is_over() {
+                    break;
+                }
+                let after = self.judge(&board);
+                if after.lost.is_some() {
+                    losing = Some(self.explain(&before, &board, i + 1, p.turn, after));
+                    break;
+                }
+            } else {
+                board.place_turn(&p.turn, p.color);
+                if board.is_over() {
+                    break;
+                }
+            }
+        }
+        GameAnalysis {
+            name: game.name(color).to_string(),
+            color,
+            turns: game.turns.len(),
+            losing,
+        }
+    }
+
+    fn explain(
+        &mut self,
+        before: &Board,
+        after: &Board,
+        number: usize,
+        played: Turn,
+        judgement: Judgement,
+    ) -> LosingTurn {
+        let report = self.searcher.search(before, self.limits());
+        let mut with_now = before.clone();
+        with_now.place_turn(&report.best, before.side_to_move());
+        let after_now = if with_now.is_over() {
+            Judgement {
+                score: 0,
+                depth: 0,
+                lost: None,
+            }
+        } else {
+            self.judge(&with_now)
+        };
+        LosingTurn {
+            number,
+            played,
+            after: judgement,
+            now: report.best,
+            now_score: report.score,
+            now_depth: report.depth,
+            after_now,
+            line: self.forcing_line(after, judgement.lost),
+        }
+    }
+
+    /// The opponent's win after the old turn: its proven turns, the loser's searched replies,
+    /// for as long as the solver or the search still shows the win.
+    fn forcing_line(&mut self, after: &Board, first: Option<Proof>) -> Vec<(Turn, Option<Proof>)> {
+        let mut board = after.clone();
+        let mut line = Vec::new();
+        let mut proof = first;
+        while let Some(p) = proof {
+            board.place_turn(&p.turn(), board.side_to_move());
+            line.push((p.turn(), Some(p)));
+            if board.is_over() || line.len() >= MAX_LINE {
+                break;
+            }
+            let reply = self.searcher.search(&board, self.limits()).best;
+            board.place_turn(&reply, board.side_to_move());
+            line.push((reply, None));
+            if board.is_over() {
+                break;
+            }
+            proof = self.judge(&board).lost;
+        }
+        line
+    }
+}
+
+/// The record files named: files as given, folders' `*.txt` files in name order.
+pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries =
+                std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// The colour `name` played in `game`, if it lost.
+pub fn lost_by(game: &Game, name: &str) -> Option<Color> {
+    let color = if game.black == name {
+        Color::Black
+    } else if game.white == name {
+        Color::White
+    } else {
+        return None;
+    };
+    let lost = matches!(
+        (color, game.result),
+        (Color::Black, Some(RecordResult::WhiteWins))
+            | (Color::White, Some(RecordResult::BlackWins))
+    );
+    lost.then_some(color)
+}
+
+fn score_text(score: i32) -> String {
+    if score < -WIN_BOUND {
+        format!("{score} (lost)")
+    } else if score > WIN_BOUND {
+        format!("{score} (won)")
+    } else {
+        score.to_string()
+    }
+}
+
+fn proof_text(proof: Option<Proof>, loser: Color) -> String {
+    match proof {
+        Some(Proof::Solver(t)) => {
+            format!("the solver proves a win for {} starting {t}", loser.other())
+        }
+        Some(Proof::Search(t)) => {
+            format!("the search sees a win for {} starting {t}", loser.other())
+        }
+        None => "neither the search nor the solver shows it lost".to_string(),
+    }
+}
+
+/// The lines printed for one analysed game.
+pub fn report(file: &str, a: &GameAnalysis) -> String {
+    let mut s = format!("{file}: {} ({}) lost, {} turns\n", a.name, a.color, a.turns);
+    let Some(l) = &a.losing else {
+        s.push_str("  no turn of it is shown lost before the game ended\n");
+        return s;
+    };
+    writeln!(
+        s,
+        "  lost after turn {}: it played {}; now scored {} at depth {}; {}",
+        l.number,
+        l.played,
+        score_text(l.after.score),
+        l.after.depth,
+        proof_text(l.after.lost, a.color)
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "  now it plays {} (score {}, depth {}): {}; after it: score {}, {}",
+        l.now,
+        score_text(l.now_score),
+        l.now_depth,
+        if l.survives() {
+            "survives"
+        } else {
+            "still lost"
+        },
+        score_text(l.after_now.score),
+        proof_text(l.after_now.lost, a.color)
+    )
+    .unwrap();
+    let line: Vec<String> = l
+        .line
+        .iter()
+        .map(|(t, p)| match p {
+            Some(Proof::Solver(_)) => format!("{t}!"),
+            Some(Proof::Search(_)) => format!("{t}?"),
+            None => t.to_string(),
+        })
+        .collect();
+    writeln!(
+        s,
+        "  forcing line after turn {}: {} (! solver-proven, ? search-scored win, unmarked: the loser's searched reply)",
+        l.number,
+        line.join(" ")
+    )
+    .unwrap();
+    s
+}
+
+/// Totals over the games analysed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub records: usize,
+    pub lost: usize,
+    pub losing_found: usize,
+    pub survives: usize,
+}
+
+impl Summary {
+    pub fn add(&mut self, a: &GameAnalysis) {
+        self.lost += 1;
+        if let Some(l) = &a.losing {
+            self.losing_found += 1;
+            self.survives += usize::from(l.survives());
+        }
+    }
+
+    pub fn line(&self, name: &str, time: f64) -> String {
+        format!(
+            "summary: {name} lost {} of {} games; a losing turn found in {}; with {time} s a position the engine now survives past it in {}",
+            self.lost, self.records, self.losing_found, self.survives
+        )
+    }
+}
+
+pub fn run(args: AnalyseArgs) -> ExitCode {
+    if !(args.time.is_finite() && args.time > 0.0 && args.time <= 3600.0) {
+        eprintln!(
+            "connect6 analyse: --time {}: expected 0 < S <= 3600 seconds",
+            args.time
+        );
+        return ExitCode::from(2);
+    }
+    let files = match record_files(&args.records) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("connect6 analyse: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut analyser = Analyser::new(Duration::from_secs_f64(args.time), args.hash.max(1));
+    let mut summary = Summary::default();
+    let mut failed = false;
+    for file in &files {
+        let game = match Game::read_record(file) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("connect6 analyse: {e}");
+                failed = true;
+                continue;
+            }
+        };
+        summary.records += 1;
+        let Some(color) = lost_by(&game, &args.side) else {
+            if game.black != args.side && game.white != args.side {
+                eprintln!(
+                    "connect6 analyse: {}: {} did not play",
+                    file.display(),
+                    args.side
+                );
+            }
+            continue;
+        };
+        let analysis = analyser.analyse(&game, color);
+        summary.add(&analysis);
+        print!("{}", report(&file_name(file), &analysis));
+    }
+    println!("{}", summary.line(&args.side, args.time));
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(turns: &str, result: RecordResult) -> Game {
+        let mut g = Game::from_stone_list(turns).unwrap();
+        g.result = Some(result);
+        g
+    }
+
+    #[test]
+    fn who_lost() {
+        let g = game("JJ KJKK", RecordResult::BlackWins);
+        assert_eq!(lost_by(&g, "White"), Some(Color::White));
+        assert_eq!(lost_by(&g, "Black"), None);
+        assert_eq!(lost_by(&g, "Nobody"), None);
+        let draw = game("JJ KJKK", RecordResult::Draw);
+        assert_eq!(lost_by(&draw, "White"), None);
+    }
+
+    #[test]
+    fn a_blunder_and_its_refutation() {
+        // Black builds JJ..JM; white's turn 6 ignores it, and black makes six at once.
+        let g = game("JJ AACA JKJL EAGA JMSS IAKA JNJO", RecordResult::BlackWins);
+        let mut analyser = Analyser::new(Duration::from_millis(200), 8);
+        let a = analyser.analyse(&g, Color::White);
+        let l = a.losing.clone().expect("the blunder is found");
+        assert_eq!(l.number, 6);
+        assert_eq!(l.played.to_string(), "IAKA");
+        let proof = l.after.lost.expect("shown lost");
+        // The win is six in column J: the first turn fills two of JH, JI, JN, JO.
+        let winning: Vec<String> = proof.turn().cells().map(|c| c.to_string()).collect();
+        assert!(
+            winning
+                .iter()
+                .all(|c| ["JH", "JI", "JN", "JO"].contains(&c.as_str()))
+        );
+        assert!(l.after.score < -WIN_BOUND || matches!(proof, Proof::Solver(_)));
+        // Now white blocks both ends (JI and JN) and survives.
+        let mut now: Vec<String> = l.now.cells().map(|c| c.to_string()).collect();
+        now.sort();
+        assert_eq!(now, ["JI", "JN"]);
+        assert!(l.survives());
+        // The forcing line ends with black's six.
+        assert_eq!(l.line.len(), 1);
+        let text = report("g.txt", &a);
+        assert!(text.contains("lost after turn 6: it played IAKA"), "{text}");
+        assert!(text.contains(": survives;"), "{text}");
+        let mut summary = Summary {
+            records: 1,
+            ..Summary::default()
+        };
+        summary.add(&a);
+        assert_eq!(
+            summary,
+            Summary {
+                records: 1,
+                lost: 1,
+                losing_found: 1,
+                survives: 1
+            }
+        );
+    }
+}

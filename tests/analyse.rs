@@ -1,0 +1,134 @@
+//! `connect6 analyse` on the 36 games in `../shared/losses/` that this engine lost to a
+//! stronger program, with a small search time.
+
+use connect6::board::Color;
+use connect6::tools::game::Game;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn losses_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/losses");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: the lost games live in ../shared beside the clone",
+        dir.display()
+    );
+    dir
+}
+
+fn analyse(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_connect6"))
+        .arg("analyse")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn the_lost_games() {
+    let dir = losses_dir();
+    let (code, out, err) = analyse(&[
+        "--time",
+        "0.03",
+        "--side",
+        "Connect6",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut games = 0;
+    let mut found = 0;
+    let mut survives = 0;
+    let mut lines = out.lines().peekable();
+    while let Some(head) = lines.next() {
+        if head.starts_with("summary: ") {
+            assert_eq!(
+                head,
+                format!(
+                    "summary: Connect6 lost 36 of 36 games; a losing turn found in {found}; \
+                     with 0.03 s a position the engine now survives past it in {survives}"
+                )
+            );
+            assert!(lines.next().is_none());
+            break;
+        }
+        // `FILE: Connect6 (COLOUR) lost, N turns`
+        let (file, rest) = head.split_once(": ").unwrap();
+        let game = Game::read_record(&dir.join(file)).unwrap();
+        let color = if game.black == "Connect6" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert_eq!(
+            rest,
+            format!("Connect6 ({color}) lost, {} turns", game.turns.len())
+        );
+        games += 1;
+        let first = lines.next().unwrap();
+        if first.contains("no turn of it is shown lost") {
+            continue;
+        }
+        found += 1;
+        // `  lost after turn T: it played X; ...`: X is the record's turn T, and it is ours.
+        let t = first.strip_prefix("  lost after turn ").expect(first);
+        let (number, t) = t.split_once(": it played ").unwrap();
+        let number: usize = number.parse().unwrap();
+        let played = &game.turns[number - 1];
+        assert_eq!(played.color, color, "{first}");
+        assert_eq!(t.split(';').next().unwrap(), played.turn.to_string());
+        assert!(
+            first.contains("(lost)") || first.contains("the solver proves a win for"),
+            "{first}"
+        );
+        let now = lines.next().unwrap();
+        assert!(now.starts_with("  now it plays "), "{now}");
+        if now.contains("): survives;") {
+            survives += 1;
+        } else {
+            assert!(now.contains("): still lost;"), "{now}");
+        }
+        let line = lines.next().unwrap();
+        assert!(
+            line.starts_with(&format!("  forcing line after turn {number}: ")),
+            "{line}"
+        );
+    }
+    assert_eq!(games, 36);
+    // The records end in the opponent's six: at the latest, our last turn is shown lost.
+    assert_eq!(found, 36);
+}
+
+#[test]
+fn a_side_that_won_everything() {
+    let dir = losses_dir();
+    let (code, out, _) = analyse(&[
+        "--time",
+        "0.01",
+        "--side",
+        "Reference",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "summary: Reference lost 0 of 36 games; a losing turn found in 0; with 0.01 s a position the engine now survives past it in 0\n"
+    );
+}
+
+#[test]
+fn bad_arguments() {
+    let (code, _, err) = analyse(&["--side", "X", "--time", "0", "a.txt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--time 0"), "{err}");
+    let (code, _, _) = analyse(&["--time", "1", "a.txt"]);
+    assert_eq!(code, 2, "--side is required");
+    let (code, out, err) = analyse(&["--side", "X", "no-such-record.txt"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no-such-record.txt"), "{err}");
+    assert!(out.contains("lost 0 of 0 games"));
+}
