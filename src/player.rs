@@ -4,7 +4,7 @@ use crate::board::Board;
 use crate::coord::Turn;
 use crate::search::{Limits, Searcher};
 use crate::session::Player;
-use crate::time::TimeControl;
+use crate::time::{Lateness, TimeControl};
 use std::time::{Duration, Instant};
 
 pub struct Engine {
@@ -14,6 +14,9 @@ pub struct Engine {
     game_left: Option<Duration>,
     max_depth: u8,
     turns_played: usize,
+    /// How late recent replies were past their planned stop, or how long the search was kept
+    /// off the processor: the margin the next budgets keep.
+    lateness: Lateness,
     /// When the process started, until the first search: see `start_up_debt`.
     born: Option<Instant>,
 }
@@ -36,6 +39,7 @@ impl Engine {
             game_left: game_time,
             max_depth,
             turns_played: 0,
+            lateness: Lateness::default(),
             born: Some(born),
         }
     }
@@ -71,6 +75,7 @@ impl Player for Engine {
         let clock = TimeControl {
             move_cap: self.move_cap,
             game_left: self.game_left,
+            lateness: self.lateness.worst(),
         };
         let budget = clock.budget(self.turns_played);
         let debt = self.start_up_debt(started);
@@ -94,8 +99,12 @@ impl Player for Engine {
             report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9)
         );
         self.turns_played += 1;
+        let used = started.elapsed();
+        // Past the planned stop: scheduling, unwinding, or a phase that overran its share.
+        let overshoot = (used + debt).saturating_sub(budget.hard);
+        self.lateness.record(overshoot.max(report.stall));
         if let Some(left) = &mut self.game_left {
-            *left = left.saturating_sub(started.elapsed());
+            *left = left.saturating_sub(used);
         }
         report.best
     }
@@ -106,5 +115,59 @@ impl Player for Engine {
 
     fn set_move_time(&mut self, seconds: f64) {
         self.move_cap = Duration::from_secs_f64(seconds);
+    }
+
+    fn set_game_left(&mut self, seconds: f64) {
+        self.game_left = Some(Duration::from_secs_f64(seconds));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::POSITIONS;
+
+    fn engine(cap: Duration, game: Option<Duration>) -> Engine {
+        // Born long ago: no start-up debt.
+        let born = Instant::now() - Duration::from_secs(60);
+        Engine::new(8, cap, game, DEFAULT_MAX_DEPTH, born)
+    }
+
+    /// A middle game of a real record, with the turn to choose.
+    fn middle_game() -> Board {
+        Board::from_turns(POSITIONS[1]).unwrap()
+    }
+
+    #[test]
+    fn a_per_move_cap_is_spent_and_kept() {
+        let cap = Duration::from_millis(400);
+        let mut e = engine(cap, None);
+        let board = middle_game();
+        let t = Instant::now();
+        let turn = e.choose(&board);
+        let used = t.elapsed();
+        assert!(board.check_turn(&turn).is_ok());
+        assert!(used < cap, "{used:?} over the cap");
+        // The stable-turn rule stops at 80 % of the soft limit at the earliest.
+        assert!(used >= cap / 2, "only {used:?} of {cap:?} used");
+    }
+
+    #[test]
+    fn time_left_overrides_the_game_budget_until_the_next_game() {
+        let mut e = engine(Duration::from_secs(5), Some(Duration::from_secs(100)));
+        e.set_game_left(0.4);
+        let board = middle_game();
+        let t = Instant::now();
+        let turn = e.choose(&board);
+        let used = t.elapsed();
+        assert!(board.check_turn(&turn).is_ok());
+        // A quarter of the 0.4 s left at most, and far below the 5 s cap.
+        assert!(
+            used < Duration::from_millis(130),
+            "{used:?} with 0.4 s left"
+        );
+        assert!(e.game_left.unwrap() < Duration::from_millis(400));
+        e.new_game();
+        assert_eq!(e.game_left, Some(Duration::from_secs(100)));
     }
 }

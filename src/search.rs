@@ -7,6 +7,7 @@ use crate::defence::{self, Guard, Verified};
 use crate::eval::{WIN, WIN_BOUND, evaluate};
 use crate::pairs::{Pairs, Situation, any_legal_turn, generate};
 use crate::solver::{SolveLimits, Solver, Verdict};
+use crate::time::{CHECKING_RESERVE, FALLING_SCORE, STABLE_ITERATIONS, STABLE_SHARE};
 use crate::tt::{Bound, Table};
 use crate::tunables::{
     FRONTIER_PAIRS, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_VCDT_DEPTH,
@@ -50,6 +51,9 @@ pub struct Report {
     /// Threat-solver nodes, and the time they took (included in `elapsed`).
     pub threat_nodes: u64,
     pub threat_time: Duration,
+    /// The longest the main search went without reading the clock: time the process was
+    /// kept off the processor, which the next moves keep as a margin.
+    pub stall: Duration,
 }
 
 pub struct Searcher {
@@ -62,6 +66,12 @@ pub struct Searcher {
     /// Depth of the iteration under way: forced extensions are counted from it.
     iteration: u8,
     stopped: bool,
+    /// The main search stops here (`limits.hard` less the time kept for checking the
+    /// chosen turn against the opponent's threat sequences).
+    abort_at: Duration,
+    /// When the clock was last read, and the longest gap between two readings.
+    last_check: Instant,
+    stall: Duration,
 }
 
 /// How often (in nodes) the clock is read.
@@ -98,6 +108,9 @@ impl Searcher {
             limits: Limits::depth(1),
             iteration: 0,
             stopped: false,
+            abort_at: Duration::MAX,
+            last_check: Instant::now(),
+            stall: Duration::ZERO,
         }
     }
 
@@ -111,6 +124,11 @@ impl Searcher {
     pub fn search(&mut self, position: &Board, limits: Limits) -> Report {
         self.start = Instant::now();
         self.limits = limits;
+        self.abort_at = match limits.hard {
+            Duration::MAX => Duration::MAX,
+            hard => hard.saturating_sub(hard.mul_f64(CHECKING_RESERVE)),
+        };
+        self.stall = Duration::ZERO;
         self.nodes = 0;
         self.stopped = false;
         self.tt.new_search();
@@ -126,6 +144,7 @@ impl Searcher {
             elapsed: Duration::ZERO,
             threat_nodes: 0,
             threat_time: Duration::ZERO,
+            stall: Duration::ZERO,
         };
         let solver_nodes = self.solver.total_nodes();
         match situation {
@@ -137,6 +156,7 @@ impl Searcher {
         report.nodes = self.nodes;
         report.elapsed = self.start.elapsed();
         report.threat_nodes = self.solver.total_nodes() - solver_nodes;
+        report.stall = self.stall;
         report
     }
 
@@ -221,11 +241,16 @@ impl Searcher {
 
     fn iterate(&mut self, board: &mut Board, root: &mut Pairs, report: &mut Report) {
         let me = board.side_to_move();
+        self.last_check = Instant::now();
+        // Iterations in a row that ended with the same best turn, and the last score.
+        let mut stable = 0u32;
+        let mut last_score: Option<i32> = None;
         for depth in 1..=self.limits.max_depth {
             self.iteration = depth;
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
             let mut best_index = None;
+            let mut falling = false;
             for i in 0..root.len() {
                 let turn = root[i].1;
                 board.place_turn(&turn, me);
@@ -247,10 +272,24 @@ impl Searcher {
                     alpha = score;
                     best_index = Some(i);
                 }
+                if i == 0 {
+                    falling = last_score.is_some_and(|s| score < s - FALLING_SCORE);
+                }
+                // Between root turns the soft limit may end the iteration: what was searched
+                // of it is used below.
+                if self.elapsed_past_soft(stable, falling) {
+                    self.stopped = true;
+                    break;
+                }
             }
             // A partial iteration still counts when its first (previous best) move was
             // searched: anything that beat it is a real improvement.
             if let Some(i) = best_index {
+                if i == 0 {
+                    stable += 1;
+                } else {
+                    stable = 0;
+                }
                 report.best = root[i].1;
                 report.score = alpha;
                 let best = root.remove(i);
@@ -260,6 +299,7 @@ impl Searcher {
                 break;
             }
             report.depth = depth;
+            last_score = Some(alpha);
             log::debug!(
                 "depth {depth} score {} best {} nodes {} time {:?}",
                 report.score,
@@ -267,15 +307,36 @@ impl Searcher {
                 self.nodes,
                 self.start.elapsed()
             );
-            if report.score.abs() > WIN_BOUND || self.start.elapsed() >= self.limits.soft {
+            if report.score.abs() > WIN_BOUND || self.elapsed_past_soft(stable, falling) {
                 break;
             }
         }
     }
 
+    /// Whether the search has used the time it is meant to: the soft limit, stretched while
+    /// the best turn has just changed or the score is falling, shortened once one turn has
+    /// stayed best for several iterations.
+    fn elapsed_past_soft(&self, stable: u32, falling: bool) -> bool {
+        let soft = self.limits.soft;
+        let stop = if falling || stable == 0 {
+            soft.saturating_mul(3) / 2
+        } else if stable >= STABLE_ITERATIONS && soft != Duration::MAX {
+            soft.mul_f64(STABLE_SHARE)
+        } else {
+            soft
+        };
+        self.start.elapsed() >= stop.min(self.abort_at)
+    }
+
     fn out_of_time(&mut self) -> bool {
         if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
-            if self.start.elapsed() >= self.limits.hard {
+            let now = Instant::now();
+            // A long gap between two checks means the process was kept off the processor.
+            self.stall = self
+                .stall
+                .max(now.saturating_duration_since(self.last_check));
+            self.last_check = now;
+            if now.saturating_duration_since(self.start) >= self.abort_at {
                 self.stopped = true;
             }
             if self.limits.nodes.is_some_and(|n| self.nodes >= n) {

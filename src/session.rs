@@ -16,6 +16,9 @@ pub trait Player {
     fn choose(&mut self, board: &Board) -> Turn;
     fn set_depth(&mut self, depth: u8);
     fn set_move_time(&mut self, seconds: f64);
+    /// The time left for the rest of this game (`time left SECONDS`). Players without a
+    /// clock ignore it.
+    fn set_game_left(&mut self, _seconds: f64) {}
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -170,6 +173,10 @@ impl<P: Player> Session<P> {
             }
             Command::Time(t) => {
                 self.player.set_move_time(t);
+                Silent
+            }
+            Command::TimeLeft(t) => {
+                self.player.set_game_left(t);
                 Silent
             }
         })

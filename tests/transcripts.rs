@@ -481,7 +481,8 @@ impl Model {
             | Command::RefereeError
             | Command::Board
             | Command::Help
-            | Command::Depth(_) => {}
+            | Command::Depth(_)
+            | Command::TimeLeft(_) => {}
         }
         None
     }
@@ -828,6 +829,7 @@ transcripts! {
     combined_write => "combined-write.txt",
     extensions => "extensions.txt",
     readme_example => "readme-example.txt",
+    time_left => "time-left.txt",
 }
 
 // ---------------------------------------------------------------------------------------
