@@ -18,6 +18,7 @@ engine options:
   --depth N           search at most N turns deep (default: as deep as time allows)
   --hash MB           transposition table size (default 64)
   --short-first       send black's first stone as 'move JJ' instead of 'move JJ@@'
+  --ponder            think on the opponent's time too (only on cores of its own)
   --player KIND       engine (default), or a weak reference player: random, greedy
   --seed N            seed of the random player (default 1)
 logging: RUST_LOG=info (or debug) prints diagnostics on stderr";
@@ -52,6 +53,7 @@ struct Options {
     short_first: bool,
     player: PlayerKind,
     seed: u64,
+    ponder: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -99,6 +101,7 @@ fn parse_options(args: &[String]) -> Result<Options, ArgError> {
         short_first: false,
         player: PlayerKind::Engine,
         seed: 1,
+        ponder: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -133,6 +136,7 @@ fn parse_options(args: &[String]) -> Result<Options, ArgError> {
                 )?
             }
             "--short-first" => o.short_first = true,
+            "--ponder" => o.ponder = true,
             "--player" => {
                 o.player = match value("--player")? {
                     "engine" => PlayerKind::Engine,
@@ -178,7 +182,8 @@ fn play(args: &[String], born: Instant) -> ExitCode {
                 options.game_time,
                 options.depth,
                 born,
-            );
+            )
+            .with_ponder(options.ponder);
             converse(engine, &options)
         }
         PlayerKind::Random => converse(RandomPlayer::new(options.seed), &options),

@@ -13,6 +13,8 @@ use crate::tunables::{
     FRONTIER_PAIRS, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_VCDT_DEPTH,
     ROOT_VCDT_NODES, ROOT_VCDT_TIME_SHARE, SAFETY_TIME_SHARE, VCDT_CACHE_ENTRIES,
 };
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What to search and for how long.
@@ -56,6 +58,70 @@ pub struct Report {
     pub stall: Duration,
 }
 
+/// What another thread may tell a running search: stop now, or (for a search started on
+/// the opponent's time) that its guess came true and the real clock starts.
+pub struct Control {
+    stop: AtomicBool,
+    /// Nanoseconds after `epoch` when the ponder search became the real one; `NOT_YET`.
+    hit: AtomicU64,
+    soft: AtomicU64,
+    hard: AtomicU64,
+    epoch: Instant,
+}
+
+const NOT_YET: u64 = u64::MAX;
+
+impl Control {
+    pub fn new() -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            hit: AtomicU64::new(NOT_YET),
+            soft: AtomicU64::new(0),
+            hard: AtomicU64::new(0),
+            epoch: Instant::now(),
+        }
+    }
+
+    /// Ends the search as soon as it next reads its clock (its best turn so far is kept).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+    }
+
+    /// A ponder search becomes the search for the real move, begun `at`: `hard` counts from
+    /// `at`, `soft` from the start of the ponder search (time pondered counts as spent).
+    pub fn hit(&self, at: Instant, soft: Duration, hard: Duration) {
+        let nanos = |d: Duration| d.as_nanos().min(NOT_YET as u128 - 1) as u64;
+        self.soft.store(nanos(soft), Ordering::Relaxed);
+        self.hard.store(nanos(hard), Ordering::Relaxed);
+        let at = nanos(at.saturating_duration_since(self.epoch));
+        self.hit.store(at, Ordering::Release);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// The real clock, as an offset from `start` and the limits counted from there.
+    fn hit_clock(&self, start: Instant) -> Option<(Duration, Duration, Duration)> {
+        let hit = self.hit.load(Ordering::Acquire);
+        if hit == NOT_YET {
+            return None;
+        }
+        let at = self.epoch + Duration::from_nanos(hit);
+        Some((
+            at.saturating_duration_since(start),
+            Duration::from_nanos(self.soft.load(Ordering::Relaxed)),
+            Duration::from_nanos(self.hard.load(Ordering::Relaxed)),
+        ))
+    }
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new()
+    }
+}
+
 pub struct Searcher {
     tt: Table,
     solver: Solver,
@@ -72,6 +138,9 @@ pub struct Searcher {
     /// When the clock was last read, and the longest gap between two readings.
     last_check: Instant,
     stall: Duration,
+    control: Arc<Control>,
+    /// A search on the opponent's time: no limit holds until the control says it was hit.
+    pondering: bool,
 }
 
 /// How often (in nodes) the clock is read.
@@ -111,6 +180,8 @@ impl Searcher {
             abort_at: Duration::MAX,
             last_check: Instant::now(),
             stall: Duration::ZERO,
+            control: Arc::new(Control::new()),
+            pondering: false,
         }
     }
 
@@ -120,14 +191,46 @@ impl Searcher {
         self.killers = [[None; 2]; MAX_PLY];
     }
 
+    /// Installs a fresh control (so a stop meant for an earlier search cannot reach the next)
+    /// and returns it, for another thread to stop or re-time the next search.
+    pub fn new_control(&mut self) -> Arc<Control> {
+        self.control = Arc::new(Control::new());
+        Arc::clone(&self.control)
+    }
+
+    /// The turn the table expects from the side to move in `position` (the second turn of
+    /// the principal variation, after our own search), if it knows one.
+    pub fn expected_turn(&self, position: &Board) -> Option<Turn> {
+        let turn = self.tt.probe(position.hash())?.turn?;
+        position.check_turn(&turn).ok().map(|()| turn)
+    }
+
+    /// Searches `position` on the opponent's time: the threat phases keep to their shares of
+    /// `limits` (so a stop is never kept waiting long), but the main search runs on until
+    /// the control stops it or, once hit, its limits counted from the hit run out.
+    pub fn ponder(&mut self, position: &Board, limits: Limits) -> Report {
+        self.pondering = true;
+        let report = self.search(position, limits);
+        self.pondering = false;
+        report
+    }
+
+    /// Sets the main search's limits, counted from `offset` after the search began.
+    fn set_clock(&mut self, offset: Duration, soft: Duration, hard: Duration) {
+        let reserve = match hard {
+            Duration::MAX => Duration::ZERO,
+            hard => hard.mul_f64(CHECKING_RESERVE),
+        };
+        self.limits.soft = offset.saturating_add(soft);
+        self.limits.hard = offset.saturating_add(hard);
+        self.abort_at = offset.saturating_add(hard - reserve);
+    }
+
     /// Finds a turn for the side to move. Always returns a legal turn of a game not over.
     pub fn search(&mut self, position: &Board, limits: Limits) -> Report {
         self.start = Instant::now();
         self.limits = limits;
-        self.abort_at = match limits.hard {
-            Duration::MAX => Duration::MAX,
-            hard => hard.saturating_sub(hard.mul_f64(CHECKING_RESERVE)),
-        };
+        self.set_clock(Duration::ZERO, limits.soft, limits.hard);
         self.stall = Duration::ZERO;
         self.nodes = 0;
         self.stopped = false;
@@ -316,7 +419,11 @@ impl Searcher {
     /// Whether the search has used the time it is meant to: the soft limit, stretched while
     /// the best turn has just changed or the score is falling, shortened once one turn has
     /// stayed best for several iterations.
-    fn elapsed_past_soft(&self, stable: u32, falling: bool) -> bool {
+    fn elapsed_past_soft(&mut self, stable: u32, falling: bool) -> bool {
+        self.poll();
+        if self.pondering {
+            return false;
+        }
         let soft = self.limits.soft;
         let stop = if falling || stable == 0 {
             soft.saturating_mul(3) / 2
@@ -328,6 +435,28 @@ impl Searcher {
         self.start.elapsed() >= stop.min(self.abort_at)
     }
 
+    /// Reads the control: a stop ends the search and leaves no time for checks after it; a
+    /// hit starts the real clock.
+    fn poll(&mut self) {
+        if self.control.stopped() {
+            self.stopped = true;
+            self.limits.hard = Duration::ZERO;
+        }
+        if self.pondering
+            && let Some((offset, soft, hard)) = self.control.hit_clock(self.start)
+        {
+            // Time pondered counts as time spent on the move: past its soft limit the
+            // search answers at once; otherwise it goes on to the soft limit counted from
+            // its start. The hard limit counts from the hit.
+            self.pondering = false;
+            self.set_clock(offset, soft, hard);
+            self.limits.soft = soft;
+            if offset >= soft {
+                self.stopped = true;
+            }
+        }
+    }
+
     fn out_of_time(&mut self) -> bool {
         if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
             let now = Instant::now();
@@ -336,7 +465,8 @@ impl Searcher {
                 .stall
                 .max(now.saturating_duration_since(self.last_check));
             self.last_check = now;
-            if now.saturating_duration_since(self.start) >= self.abort_at {
+            self.poll();
+            if !self.pondering && now.saturating_duration_since(self.start) >= self.abort_at {
                 self.stopped = true;
             }
             if self.limits.nodes.is_some_and(|n| self.nodes >= n) {

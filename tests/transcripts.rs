@@ -830,6 +830,7 @@ transcripts! {
     extensions => "extensions.txt",
     readme_example => "readme-example.txt",
     time_left => "time-left.txt",
+    ponder => "ponder.txt",
 }
 
 // ---------------------------------------------------------------------------------------
