@@ -82,6 +82,29 @@ pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
     out
 }
 
+/// Main-search nodes per second (all threads together) with `threads` threads, searching
+/// each position without a threat win (1, 2 and 4) for `time`.
+pub fn throughput(threads: usize, time: Duration) -> f64 {
+    let (mut nodes, mut search_time) = (0, Duration::ZERO);
+    for turns in [POSITIONS[0], POSITIONS[1], POSITIONS[3]] {
+        let board = Board::from_turns(turns).expect("legal");
+        let mut searcher = Searcher::new(64);
+        searcher.set_threads(threads);
+        let r = searcher.search(
+            &board,
+            Limits {
+                max_depth: 60,
+                soft: time,
+                hard: time,
+                nodes: None,
+            },
+        );
+        nodes += r.nodes;
+        search_time += r.elapsed.saturating_sub(r.threat_time);
+    }
+    nodes as f64 / search_time.as_secs_f64().max(1e-9)
+}
+
 /// Stones placed and removed per second on a middle-game board, with every incremental
 /// structure (windows, threats, patterns, neighbourhood) kept up to date.
 pub fn place_remove_rate(duration: Duration) -> f64 {
@@ -128,6 +151,7 @@ pub fn time_to_depth(depth: u8) -> (Duration, u64) {
 pub fn main(args: &[String]) -> ExitCode {
     let mut depth = DEFAULT_DEPTH;
     let mut timed = false;
+    let mut threads = 1;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -143,9 +167,17 @@ pub fn main(args: &[String]) -> ExitCode {
                 }
             },
             "--timed" => timed = true,
+            // Lazy SMP scaling: nodes per second with 1 and N threads.
+            "--threads" => match it.next().and_then(|v| v.parse::<usize>().ok()) {
+                Some(n @ 1..=256) => threads = n,
+                _ => {
+                    eprintln!("connect6 bench: --threads needs a number 1..=256");
+                    return ExitCode::from(2);
+                }
+            },
             other => {
                 eprintln!(
-                    "connect6 bench: unknown argument '{other}' (options: --depth N, --timed)"
+                    "connect6 bench: unknown argument '{other}' (options: --depth N, --timed, --threads N)"
                 );
                 return ExitCode::from(2);
             }
@@ -166,6 +198,16 @@ pub fn main(args: &[String]) -> ExitCode {
         r.elapsed.as_secs_f64(),
         r.signature
     );
+    if threads > 1 {
+        let time = Duration::from_secs(1);
+        let one = throughput(1, time);
+        let many = throughput(threads, time);
+        println!(
+            "main-search nodes/s over {}s per position: 1 thread {one:.0}, {threads} threads {many:.0}, scaling {:.2}x",
+            time.as_secs(),
+            many / one
+        );
+    }
     println!(
         "place+remove: {:.0} stones/s",
         place_remove_rate(Duration::from_millis(500))

@@ -19,6 +19,7 @@ engine options:
   --hash MB           transposition table size (default 64)
   --short-first       send black's first stone as 'move JJ' instead of 'move JJ@@'
   --ponder            think on the opponent's time too (only on cores of its own)
+  --threads N         search threads, 1..=256 (default: the cores this process may use)
   --player KIND       engine (default), or a weak reference player: random, greedy
   --seed N            seed of the random player (default 1)
 logging: RUST_LOG=info (or debug) prints diagnostics on stderr";
@@ -54,6 +55,7 @@ struct Options {
     player: PlayerKind,
     seed: u64,
     ponder: bool,
+    threads: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -102,6 +104,7 @@ fn parse_options(args: &[String]) -> Result<Options, ArgError> {
         player: PlayerKind::Engine,
         seed: 1,
         ponder: false,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -137,6 +140,14 @@ fn parse_options(args: &[String]) -> Result<Options, ArgError> {
             }
             "--short-first" => o.short_first = true,
             "--ponder" => o.ponder = true,
+            "--threads" => {
+                o.threads = number_in(
+                    "--threads",
+                    value("--threads")?,
+                    1..=256,
+                    "expected 1..=256",
+                )?
+            }
             "--player" => {
                 o.player = match value("--player")? {
                     "engine" => PlayerKind::Engine,
@@ -183,7 +194,8 @@ fn play(args: &[String], born: Instant) -> ExitCode {
                 options.depth,
                 born,
             )
-            .with_ponder(options.ponder);
+            .with_ponder(options.ponder)
+            .with_threads(options.threads);
             converse(engine, &options)
         }
         PlayerKind::Random => converse(RandomPlayer::new(options.seed), &options),

@@ -2,7 +2,7 @@
 
 use crate::board::Board;
 use crate::coord::Turn;
-use crate::search::{Control, Limits, Report, Searcher};
+use crate::search::{Control, Limits, Report, SEARCH_STACK, Searcher};
 use crate::session::Player;
 use crate::time::{Lateness, TimeControl};
 use std::sync::Arc;
@@ -26,6 +26,7 @@ pub struct Engine {
     ponder: bool,
     job: Option<PonderJob>,
     hash_mb: usize,
+    threads: usize,
     /// Ponder searches whose guess came true, for tests and logs.
     pub ponder_hits: u32,
 }
@@ -42,10 +43,6 @@ struct PonderJob {
 
 /// Deepest search when no `depth` is set: time decides first.
 pub const DEFAULT_MAX_DEPTH: u8 = 40;
-
-/// Stack for search threads: the search recurses up to `MAX_PLY` deep with its turn lists
-/// on the stack.
-pub const SEARCH_STACK: usize = 64 << 20;
 
 impl Engine {
     pub fn new(
@@ -67,6 +64,7 @@ impl Engine {
             ponder: false,
             job: None,
             hash_mb,
+            threads: 1,
             ponder_hits: 0,
         }
     }
@@ -77,6 +75,14 @@ impl Engine {
         self
     }
 
+    /// Searches with `threads` threads (Lazy SMP); 1 is the deterministic single thread.
+    pub fn with_threads(mut self, threads: usize) -> Engine {
+        let threads = threads.max(1);
+        self.threads = threads;
+        self.searcher().set_threads(threads);
+        self
+    }
+
     /// The turn the running ponder search assumes the opponent plays.
     pub fn ponder_guess(&self) -> Option<Turn> {
         self.job.as_ref().map(|j| j.guess)
@@ -84,14 +90,16 @@ impl Engine {
 
     /// Time the referee may already have counted against our first reply: a referee that
     /// starts the engine and sends its first request at once times our start-up too. A
-    /// request that comes long after start-up (a person typing, a referee that waits) owes
-    /// nothing.
+    /// request that comes long after start-up (a person typing, a referee that waits: more
+    /// than twice the cap, and at least a second) owes nothing.
     fn start_up_debt(&mut self, now: Instant) -> Duration {
         let Some(born) = self.born.take() else {
             return Duration::ZERO;
         };
         let since = now.saturating_duration_since(born);
-        if since < self.move_cap / 2 {
+        // On a loaded machine start-up alone can take half a short cap: only a request that
+        // comes well after it is taken to come from a referee that waited.
+        if since < (self.move_cap * 2).max(Duration::from_secs(1)) {
             since
         } else {
             Duration::ZERO
@@ -261,7 +269,9 @@ impl Player for Engine {
             Err(e) => {
                 // The closure (and the searcher in it) is gone: start afresh.
                 log::warn!("cannot start a ponder thread: {e}");
-                self.searcher = Some(Searcher::new(self.hash_mb));
+                let mut searcher = Searcher::new(self.hash_mb);
+                searcher.set_threads(self.threads);
+                self.searcher = Some(searcher);
             }
         }
     }

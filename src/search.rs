@@ -7,6 +7,9 @@ use crate::defence::{self, Guard, Verified};
 use crate::eval::{WIN, WIN_BOUND, evaluate};
 use crate::pairs::{Pairs, Situation, any_legal_turn, generate};
 use crate::solver::{SolveLimits, Solver, Verdict};
+mod smp;
+
+pub use crate::control::Control;
 use crate::time::{CHECKING_RESERVE, FALLING_SCORE, STABLE_ITERATIONS, STABLE_SHARE};
 use crate::tt::{Bound, Table};
 use crate::tunables::{
@@ -14,7 +17,6 @@ use crate::tunables::{
     ROOT_VCDT_NODES, ROOT_VCDT_TIME_SHARE, SAFETY_TIME_SHARE, VCDT_CACHE_ENTRIES,
 };
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What to search and for how long.
@@ -58,72 +60,24 @@ pub struct Report {
     pub stall: Duration,
 }
 
-/// What another thread may tell a running search: stop now, or (for a search started on
-/// the opponent's time) that its guess came true and the real clock starts.
-pub struct Control {
-    stop: AtomicBool,
-    /// Nanoseconds after `epoch` when the ponder search became the real one; `NOT_YET`.
-    hit: AtomicU64,
-    soft: AtomicU64,
-    hard: AtomicU64,
-    epoch: Instant,
-}
-
-const NOT_YET: u64 = u64::MAX;
-
-impl Control {
-    pub fn new() -> Control {
-        Control {
-            stop: AtomicBool::new(false),
-            hit: AtomicU64::new(NOT_YET),
-            soft: AtomicU64::new(0),
-            hard: AtomicU64::new(0),
-            epoch: Instant::now(),
+impl Report {
+    /// No search yet: `best` is the fallback.
+    pub fn empty(best: Turn) -> Report {
+        Report {
+            best,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            threat_nodes: 0,
+            threat_time: Duration::ZERO,
+            stall: Duration::ZERO,
         }
-    }
-
-    /// Ends the search as soon as it next reads its clock (its best turn so far is kept).
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Release);
-    }
-
-    /// A ponder search becomes the search for the real move, begun `at`: `hard` counts from
-    /// `at`, `soft` from the start of the ponder search (time pondered counts as spent).
-    pub fn hit(&self, at: Instant, soft: Duration, hard: Duration) {
-        let nanos = |d: Duration| d.as_nanos().min(NOT_YET as u128 - 1) as u64;
-        self.soft.store(nanos(soft), Ordering::Relaxed);
-        self.hard.store(nanos(hard), Ordering::Relaxed);
-        let at = nanos(at.saturating_duration_since(self.epoch));
-        self.hit.store(at, Ordering::Release);
-    }
-
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Acquire)
-    }
-
-    /// The real clock, as an offset from `start` and the limits counted from there.
-    fn hit_clock(&self, start: Instant) -> Option<(Duration, Duration, Duration)> {
-        let hit = self.hit.load(Ordering::Acquire);
-        if hit == NOT_YET {
-            return None;
-        }
-        let at = self.epoch + Duration::from_nanos(hit);
-        Some((
-            at.saturating_duration_since(start),
-            Duration::from_nanos(self.soft.load(Ordering::Relaxed)),
-            Duration::from_nanos(self.hard.load(Ordering::Relaxed)),
-        ))
-    }
-}
-
-impl Default for Control {
-    fn default() -> Self {
-        Control::new()
     }
 }
 
 pub struct Searcher {
-    tt: Table,
+    tt: Arc<Table>,
     solver: Solver,
     killers: [[Option<Turn>; 2]; MAX_PLY],
     nodes: u64,
@@ -141,7 +95,17 @@ pub struct Searcher {
     control: Arc<Control>,
     /// A search on the opponent's time: no limit holds until the control says it was hit.
     pondering: bool,
+    /// Lazy SMP: the other threads, searching on the same table (see `smp`).
+    helpers: Vec<smp::Helper>,
+    /// A helper's node count, published at each clock reading.
+    published: Option<Arc<std::sync::atomic::AtomicU64>>,
+    /// This searcher is a helper: it deepens until told to stop and keeps no clock.
+    helper: bool,
 }
+
+/// Stack for search threads: the search recurses up to `MAX_PLY` deep with its turn lists
+/// on the stack.
+pub const SEARCH_STACK: usize = 64 << 20;
 
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 128;
@@ -168,9 +132,13 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
+        Searcher::on_table(Arc::new(Table::new(hash_mb)), VCDT_CACHE_ENTRIES)
+    }
+
+    fn on_table(tt: Arc<Table>, solver_cache: usize) -> Searcher {
         Searcher {
-            tt: Table::new(hash_mb),
-            solver: Solver::new(VCDT_CACHE_ENTRIES),
+            tt,
+            solver: Solver::new(solver_cache),
             killers: [[None; 2]; MAX_PLY],
             nodes: 0,
             start: Instant::now(),
@@ -182,11 +150,15 @@ impl Searcher {
             stall: Duration::ZERO,
             control: Arc::new(Control::new()),
             pondering: false,
+            helpers: Vec::new(),
+            published: None,
+            helper: false,
         }
     }
 
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
+        self.wait_for_helpers();
         self.tt.clear();
         self.killers = [[None; 2]; MAX_PLY];
     }
@@ -239,16 +211,7 @@ impl Searcher {
         let mut root = Pairs::new();
         let situation = generate(&mut board, &mut root, ROOT_PAIRS);
         let fallback = any_legal_turn(position).expect("search called on a finished game");
-        let mut report = Report {
-            best: root.first().map_or(fallback, |&(_, t)| t),
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            threat_nodes: 0,
-            threat_time: Duration::ZERO,
-            stall: Duration::ZERO,
-        };
+        let mut report = Report::empty(root.first().map_or(fallback, |&(_, t)| t));
         let solver_nodes = self.solver.total_nodes();
         match situation {
             Situation::Win => report.score = WIN,
@@ -343,12 +306,21 @@ impl Searcher {
     }
 
     fn iterate(&mut self, board: &mut Board, root: &mut Pairs, report: &mut Report) {
+        if self.helpers.is_empty() {
+            self.deepen(board, root, report, 1);
+        } else {
+            self.deepen_in_parallel(board, root, report);
+        }
+    }
+
+    /// Iterative deepening over the root turns from depth `first` on.
+    fn deepen(&mut self, board: &mut Board, root: &mut Pairs, report: &mut Report, first: u8) {
         let me = board.side_to_move();
         self.last_check = Instant::now();
         // Iterations in a row that ended with the same best turn, and the last score.
         let mut stable = 0u32;
         let mut last_score: Option<i32> = None;
-        for depth in 1..=self.limits.max_depth {
+        for depth in first..=self.limits.max_depth {
             self.iteration = depth;
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
@@ -404,7 +376,8 @@ impl Searcher {
             report.depth = depth;
             last_score = Some(alpha);
             log::debug!(
-                "depth {depth} score {} best {} nodes {} time {:?}",
+                "{}depth {depth} score {} best {} nodes {} time {:?}",
+                if self.helper { "helper " } else { "" },
                 report.score,
                 report.best,
                 self.nodes,
@@ -421,7 +394,7 @@ impl Searcher {
     /// stayed best for several iterations.
     fn elapsed_past_soft(&mut self, stable: u32, falling: bool) -> bool {
         self.poll();
-        if self.pondering {
+        if self.pondering || self.helper {
             return false;
         }
         let soft = self.limits.soft;
