@@ -33,10 +33,11 @@ pub fn margin(cap: Duration, lateness: Duration) -> Duration {
     (fixed + lateness).min(cap / 4).max(fixed.min(cap / 2))
 }
 
-/// Turns a side is still expected to play: Connect6 games between engines rarely run past
-/// forty turns a side, and a budget spread thinner than that leaves time unused.
+/// Turns a side is still expected to play: Connect6 games between engines seldom run past
+/// thirty turns a side (the competition records run 8 to 33), and a budget spread thinner
+/// than that leaves time unused. A game that goes on keeps a tenth of the rest a turn.
 pub fn expected_turns_left(turns_played: usize) -> u32 {
-    (40u32.saturating_sub(turns_played as u32)).max(12)
+    (30u32.saturating_sub(turns_played as u32)).max(10)
 }
 
 /// Shares of the game's time never planned for: a game that runs longer than expected still
@@ -156,12 +157,12 @@ mod tests {
             lateness: Duration::ZERO,
         };
         let b = tc.budget(0);
-        // 84 s over 40 expected turns and 2 reserve shares.
-        assert_eq!(b.soft, Duration::from_secs(2));
-        assert_eq!(b.hard, Duration::from_secs(6));
+        // 84 s over 30 expected turns and 2 reserve shares.
+        assert_eq!(b.soft, Duration::from_millis(2625));
+        assert_eq!(b.hard, Duration::from_millis(3 * 2625));
         // Late in a long game the share stops shrinking with the turn count.
         let late = tc.budget(35);
-        assert_eq!(late.soft, Duration::from_secs(6));
+        assert_eq!(late.soft, Duration::from_secs(7));
         // The cap still binds.
         let capped = TimeControl {
             move_cap: ms(500),
@@ -169,7 +170,7 @@ mod tests {
         }
         .budget(0);
         assert_eq!(capped.hard, ms(475));
-        assert_eq!(capped.soft, Duration::from_secs(2).min(ms(475)));
+        assert_eq!(capped.soft, ms(475));
         // Almost no time left: still a positive, tiny budget well inside what is left.
         let tc = TimeControl {
             game_left: Some(ms(30)),
