@@ -41,6 +41,9 @@ struct PonderJob {
     thread: JoinHandle<(Searcher, Report)>,
 }
 
+/// Start-up time (to the first request) of an engine on a machine that is not overloaded.
+const NORMAL_START_UP: Duration = Duration::from_millis(50);
+
 /// Deepest search when no `depth` is set: time decides first.
 pub const DEFAULT_MAX_DEPTH: u8 = 40;
 
@@ -174,8 +177,13 @@ impl Player for Engine {
 
     fn choose(&mut self, board: &Board) -> Turn {
         let started = Instant::now();
-        let budget = self.clock().budget(self.turns_played);
         let debt = self.start_up_debt(started);
+        // A slow start-up means a loaded machine, and the part of it before `main` (which
+        // the referee counts too) was slow as well: keep the excess as lateness.
+        if debt > NORMAL_START_UP {
+            self.lateness.record(debt - NORMAL_START_UP);
+        }
+        let budget = self.clock().budget(self.turns_played);
         let limits = Limits {
             max_depth: self.max_depth,
             soft: budget.soft.saturating_sub(debt),
