@@ -438,6 +438,9 @@ impl Searcher {
                 .stall
                 .max(now.saturating_duration_since(self.last_check));
             self.last_check = now;
+            if let Some(p) = &self.published {
+                p.store(self.nodes, std::sync::atomic::Ordering::Relaxed);
+            }
             self.poll();
             if !self.pondering && now.saturating_duration_since(self.start) >= self.abort_at {
                 self.stopped = true;

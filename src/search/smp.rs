@@ -158,9 +158,11 @@ impl Searcher {
         self.deepen(board, root, report, 1);
         stop.stop();
         // The helpers' nodes as of their last clock reading: close enough for a report.
-        self.nodes += counters
+        let helper_nodes = counters
             .iter()
             .map(|c| c.load(Ordering::Relaxed))
             .sum::<u64>();
+        log::debug!("main thread {} nodes, helpers {helper_nodes}", self.nodes);
+        self.nodes += helper_nodes;
     }
 }
