@@ -179,11 +179,11 @@ impl Player for Engine {
         let started = Instant::now();
         let debt = self.start_up_debt(started);
         // A slow start-up means a loaded machine, and the part of it before `main` (which
-        // the referee counts too) was slow as well: keep the excess as lateness.
-        if debt > NORMAL_START_UP {
-            self.lateness.record(debt - NORMAL_START_UP);
-        }
-        let budget = self.clock().budget(self.turns_played);
+        // the referee counts too, and we cannot see) was slow as well: the first move keeps
+        // the excess as lateness.
+        let mut clock = self.clock();
+        clock.lateness = clock.lateness.max(debt.saturating_sub(NORMAL_START_UP));
+        let budget = clock.budget(self.turns_played);
         let limits = Limits {
             max_depth: self.max_depth,
             soft: budget.soft.saturating_sub(debt),
