@@ -82,6 +82,29 @@ pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
     out
 }
 
+/// Main-search nodes per second (all threads together) with `threads` threads, searching
+/// each position without a threat win (1, 2 and 4) for `time`.
+pub fn throughput(threads: usize, time: Duration) -> f64 {
+    let (mut nodes, mut search_time) = (0, Duration::ZERO);
+    for turns in [POSITIONS[0], POSITIONS[1], POSITIONS[3]] {
+        let board = Board::from_turns(turns).expect("legal");
+        let mut searcher = Searcher::new(64);
+        searcher.set_threads(threads);
+        let r = searcher.search(
+            &board,
+            Limits {
+                max_depth: 60,
+                soft: time,
+                hard: time,
+                nodes: None,
+            },
+        );
+        nodes += r.nodes;
+        search_time += r.elapsed.saturating_sub(r.threat_time);
+    }
+    nodes as f64 / search_time.as_secs_f64().max(1e-9)
+}
+
 /// Stones placed and removed per second on a middle-game board, with every incremental
 /// structure (windows, threats, patterns, neighbourhood) kept up to date.
 pub fn place_remove_rate(duration: Duration) -> f64 {
@@ -135,10 +158,19 @@ pub struct BenchArgs {
     /// Also time depth 6 from the opening and the depth reached in 1 s and 5 s.
     #[arg(long)]
     pub timed: bool,
+    /// Also measure main-search nodes/s with 1 and with N threads (Lazy SMP scaling).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
 }
 
 pub fn main(args: BenchArgs) -> ExitCode {
-    let BenchArgs { depth, timed } = args;
+    let BenchArgs {
+        depth,
+        timed,
+        threads,
+    } = args;
+    let threads = threads as usize;
     crate::warm_up();
     let r = run(depth, 16);
     for line in &r.lines {
@@ -154,6 +186,16 @@ pub fn main(args: BenchArgs) -> ExitCode {
         r.elapsed.as_secs_f64(),
         r.signature
     );
+    if threads > 1 {
+        let time = Duration::from_secs(1);
+        let one = throughput(1, time);
+        let many = throughput(threads, time);
+        println!(
+            "main-search nodes/s over {}s per position: 1 thread {one:.0}, {threads} threads {many:.0}, scaling {:.2}x",
+            time.as_secs(),
+            many / one
+        );
+    }
     println!(
         "place+remove: {:.0} stones/s",
         place_remove_rate(Duration::from_millis(500))

@@ -3,6 +3,7 @@
 pub mod baselines;
 pub mod bench;
 pub mod board;
+pub mod control;
 pub mod coord;
 pub mod defence;
 pub mod eval;

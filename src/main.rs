@@ -76,6 +76,18 @@ struct EngineArgs {
         allow_negative_numbers = true
     )]
     seed: u64,
+    /// Think on the opponent's time too (only for an engine with cores of its own).
+    #[arg(long)]
+    ponder: bool,
+    /// Search threads (Lazy SMP); the default is the cores this process may use.
+    #[arg(long, value_name = "N", default_value_t = default_threads(),
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    threads: usize,
+}
+
+/// The cores this process may use (it follows `taskset`).
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -105,7 +117,9 @@ fn play(options: &EngineArgs, born: Instant) -> ExitCode {
                 options.game_time,
                 options.depth,
                 born,
-            );
+            )
+            .with_ponder(options.ponder)
+            .with_threads(options.threads);
             converse(engine, options)
         }
         PlayerKind::Random => converse(RandomPlayer::new(options.seed), options),

@@ -39,6 +39,8 @@ pub enum Command {
     Depth(u8),
     /// `time SECONDS`: think at most this long per move.
     Time(f64),
+    /// `time left SECONDS`: the time left on our clock for the rest of the game.
+    TimeLeft(f64),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -197,6 +199,30 @@ impl FromStr for Command {
                     }),
                 }
             }
+            "time" if args.first().is_some_and(|w| w.eq_ignore_ascii_case("left")) => {
+                let text = match &args[1..] {
+                    [t] => *t,
+                    [] => {
+                        return Err(ParseError::MissingArgument {
+                            command: "time left",
+                            expected: "the seconds left in the game",
+                        });
+                    }
+                    [_, extra, ..] => {
+                        return Err(ParseError::UnexpectedArgument {
+                            command: "time left",
+                            extra: extra.to_string(),
+                        });
+                    }
+                };
+                match text.parse::<f64>() {
+                    Ok(t) if t.is_finite() && t > 0.0 && t <= 1e6 => Ok(Command::TimeLeft(t)),
+                    _ => Err(ParseError::BadNumber {
+                        command: "time left",
+                        text: text.to_string(),
+                    }),
+                }
+            }
             "time" => {
                 let text = one("seconds per move")?;
                 match text.parse::<f64>() {
@@ -228,6 +254,7 @@ commands (one per line; replies on stdout, everything else on stderr):
   undo                  take back the last turn or placement line; the engine does not move
   depth N               search at most N turns deep
   time SECONDS          think at most SECONDS per move
+  time left SECONDS     SECONDS are left on our clock for the rest of this game
   help                  this list (on stderr)
 coordinates: column then row, letters A..S from the top left; JJ is the centre";
 
@@ -271,6 +298,8 @@ mod tests {
         ));
         assert_eq!(p("depth 4"), Ok(Command::Depth(4)));
         assert_eq!(p("time 0.5"), Ok(Command::Time(0.5)));
+        assert_eq!(p("time left 12.5"), Ok(Command::TimeLeft(12.5)));
+        assert_eq!(p("TIME Left 3"), Ok(Command::TimeLeft(3.0)));
     }
 
     #[test]
@@ -291,6 +320,18 @@ mod tests {
         assert!(matches!(p("depth 0"), Err(ParseError::BadNumber { .. })));
         assert!(matches!(p("time -1"), Err(ParseError::BadNumber { .. })));
         assert!(matches!(p("time NaN"), Err(ParseError::BadNumber { .. })));
+        assert!(matches!(
+            p("time left"),
+            Err(ParseError::MissingArgument { .. })
+        ));
+        assert!(matches!(
+            p("time left 0"),
+            Err(ParseError::BadNumber { .. })
+        ));
+        assert!(matches!(
+            p("time left 5 6"),
+            Err(ParseError::UnexpectedArgument { .. })
+        ));
         assert!(matches!(
             p("name? please"),
             Err(ParseError::UnexpectedArgument { .. })

@@ -7,11 +7,16 @@ use crate::defence::{self, Guard, Verified};
 use crate::eval::{WIN, WIN_BOUND, evaluate};
 use crate::pairs::{Pairs, Situation, any_legal_turn, generate};
 use crate::solver::{SolveLimits, Solver, Verdict};
+mod smp;
+
+pub use crate::control::Control;
+use crate::time::{CHECKING_RESERVE, FALLING_SCORE, STABLE_ITERATIONS, STABLE_SHARE};
 use crate::tt::{Bound, Table};
 use crate::tunables::{
     FRONTIER_PAIRS, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_THREAT_DEPTH,
     ROOT_THREAT_NODES, ROOT_THREAT_TIME_SHARE, SAFETY_TIME_SHARE, THREAT_CACHE_ENTRIES,
 };
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What to search and for how long.
@@ -50,10 +55,29 @@ pub struct Report {
     /// Threat-solver nodes, and the time they took (included in `elapsed`).
     pub threat_nodes: u64,
     pub threat_time: Duration,
+    /// The longest the main search went without reading the clock: time the process was
+    /// kept off the processor, which the next moves keep as a margin.
+    pub stall: Duration,
+}
+
+impl Report {
+    /// No search yet: `best` is the fallback.
+    pub fn empty(best: Turn) -> Report {
+        Report {
+            best,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            threat_nodes: 0,
+            threat_time: Duration::ZERO,
+            stall: Duration::ZERO,
+        }
+    }
 }
 
 pub struct Searcher {
-    tt: Table,
+    tt: Arc<Table>,
     solver: Solver,
     killers: [[Option<Turn>; 2]; MAX_PLY],
     nodes: u64,
@@ -62,7 +86,26 @@ pub struct Searcher {
     /// Depth of the iteration under way: forced extensions are counted from it.
     iteration: u8,
     stopped: bool,
+    /// The main search stops here (`limits.hard` less the time kept for checking the
+    /// chosen turn against the opponent's threat sequences).
+    abort_at: Duration,
+    /// When the clock was last read, and the longest gap between two readings.
+    last_check: Instant,
+    stall: Duration,
+    control: Arc<Control>,
+    /// A search on the opponent's time: no limit holds until the control says it was hit.
+    pondering: bool,
+    /// Lazy SMP: the other threads, searching on the same table (see `smp`).
+    helpers: Vec<smp::Helper>,
+    /// A helper's node count, published at each clock reading.
+    published: Option<Arc<std::sync::atomic::AtomicU64>>,
+    /// This searcher is a helper: it deepens until told to stop and keeps no clock.
+    helper: bool,
 }
+
+/// Stack for search threads: the search recurses up to `MAX_PLY` deep with its turn lists
+/// on the stack.
+pub const SEARCH_STACK: usize = 64 << 20;
 
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 128;
@@ -89,28 +132,78 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
+        Searcher::on_table(Arc::new(Table::new(hash_mb)), THREAT_CACHE_ENTRIES)
+    }
+
+    fn on_table(tt: Arc<Table>, solver_cache: usize) -> Searcher {
         Searcher {
-            tt: Table::new(hash_mb),
-            solver: Solver::new(THREAT_CACHE_ENTRIES),
+            tt,
+            solver: Solver::new(solver_cache),
             killers: [[None; 2]; MAX_PLY],
             nodes: 0,
             start: Instant::now(),
             limits: Limits::depth(1),
             iteration: 0,
             stopped: false,
+            abort_at: Duration::MAX,
+            last_check: Instant::now(),
+            stall: Duration::ZERO,
+            control: Arc::new(Control::new()),
+            pondering: false,
+            helpers: Vec::new(),
+            published: None,
+            helper: false,
         }
     }
 
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
+        self.wait_for_helpers();
         self.tt.clear();
         self.killers = [[None; 2]; MAX_PLY];
+    }
+
+    /// Installs a fresh control (so a stop meant for an earlier search cannot reach the next)
+    /// and returns it, for another thread to stop or re-time the next search.
+    pub fn new_control(&mut self) -> Arc<Control> {
+        self.control = Arc::new(Control::new());
+        Arc::clone(&self.control)
+    }
+
+    /// The turn the table expects from the side to move in `position` (the second turn of
+    /// the principal variation, after our own search), if it knows one.
+    pub fn expected_turn(&self, position: &Board) -> Option<Turn> {
+        let turn = self.tt.probe(position.hash())?.turn?;
+        position.check_turn(&turn).ok().map(|()| turn)
+    }
+
+    /// Searches `position` on the opponent's time: the threat phases keep to their shares of
+    /// `limits` (so a stop is never kept waiting long), but the main search runs on until
+    /// the control stops it or, once hit, its limits counted from the hit run out.
+    pub fn ponder(&mut self, position: &Board, limits: Limits) -> Report {
+        self.pondering = true;
+        let report = self.search(position, limits);
+        self.pondering = false;
+        report
+    }
+
+    /// Sets the main search's limits, counted from `offset` after the search began.
+    fn set_clock(&mut self, offset: Duration, soft: Duration, hard: Duration) {
+        let reserve = match hard {
+            Duration::MAX => Duration::ZERO,
+            hard => hard.mul_f64(CHECKING_RESERVE),
+        };
+        self.limits.soft = offset.saturating_add(soft);
+        self.limits.hard = offset.saturating_add(hard);
+        self.abort_at = offset.saturating_add(hard - reserve);
     }
 
     /// Finds a turn for the side to move. Always returns a legal turn of a game not over.
     pub fn search(&mut self, position: &Board, limits: Limits) -> Report {
         self.start = Instant::now();
         self.limits = limits;
+        self.set_clock(Duration::ZERO, limits.soft, limits.hard);
+        self.stall = Duration::ZERO;
         self.nodes = 0;
         self.stopped = false;
         self.tt.new_search();
@@ -118,15 +211,7 @@ impl Searcher {
         let mut root = Pairs::new();
         let situation = generate(&mut board, &mut root, ROOT_PAIRS);
         let fallback = any_legal_turn(position).expect("search called on a finished game");
-        let mut report = Report {
-            best: root.first().map_or(fallback, |&(_, t)| t),
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            threat_nodes: 0,
-            threat_time: Duration::ZERO,
-        };
+        let mut report = Report::empty(root.first().map_or(fallback, |&(_, t)| t));
         let solver_nodes = self.solver.total_nodes();
         match situation {
             Situation::Win => report.score = WIN,
@@ -137,6 +222,7 @@ impl Searcher {
         report.nodes = self.nodes;
         report.elapsed = self.start.elapsed();
         report.threat_nodes = self.solver.total_nodes() - solver_nodes;
+        report.stall = self.stall;
         report
     }
 
@@ -224,12 +310,26 @@ impl Searcher {
     }
 
     fn iterate(&mut self, board: &mut Board, root: &mut Pairs, report: &mut Report) {
+        if self.helpers.is_empty() {
+            self.deepen(board, root, report, 1);
+        } else {
+            self.deepen_in_parallel(board, root, report);
+        }
+    }
+
+    /// Iterative deepening over the root turns from depth `first` on.
+    fn deepen(&mut self, board: &mut Board, root: &mut Pairs, report: &mut Report, first: u8) {
         let me = board.side_to_move();
-        for depth in 1..=self.limits.max_depth {
+        self.last_check = Instant::now();
+        // Iterations in a row that ended with the same best turn, and the last score.
+        let mut stable = 0u32;
+        let mut last_score: Option<i32> = None;
+        for depth in first..=self.limits.max_depth {
             self.iteration = depth;
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
             let mut best_index = None;
+            let mut falling = false;
             for i in 0..root.len() {
                 let turn = root[i].1;
                 board.place_turn(&turn, me);
@@ -251,10 +351,24 @@ impl Searcher {
                     alpha = score;
                     best_index = Some(i);
                 }
+                if i == 0 {
+                    falling = last_score.is_some_and(|s| score < s - FALLING_SCORE);
+                }
+                // Between root turns the soft limit may end the iteration: what was searched
+                // of it is used below.
+                if self.elapsed_past_soft(stable, falling) {
+                    self.stopped = true;
+                    break;
+                }
             }
             // A partial iteration still counts when its first (previous best) move was
             // searched: anything that beat it is a real improvement.
             if let Some(i) = best_index {
+                if i == 0 {
+                    stable += 1;
+                } else {
+                    stable = 0;
+                }
                 report.best = root[i].1;
                 report.score = alpha;
                 let best = root.remove(i);
@@ -264,22 +378,75 @@ impl Searcher {
                 break;
             }
             report.depth = depth;
+            last_score = Some(alpha);
             log::debug!(
-                "depth {depth} score {} best {} nodes {} time {:?}",
+                "{}depth {depth} score {} best {} nodes {} time {:?}",
+                if self.helper { "helper " } else { "" },
                 report.score,
                 report.best,
                 self.nodes,
                 self.start.elapsed()
             );
-            if report.score.abs() > WIN_BOUND || self.start.elapsed() >= self.limits.soft {
+            if report.score.abs() > WIN_BOUND || self.elapsed_past_soft(stable, falling) {
                 break;
+            }
+        }
+    }
+
+    /// Whether the search has used the time it is meant to: the soft limit, stretched while
+    /// the best turn has just changed or the score is falling, shortened once one turn has
+    /// stayed best for several iterations.
+    fn elapsed_past_soft(&mut self, stable: u32, falling: bool) -> bool {
+        self.poll();
+        if self.pondering || self.helper {
+            return false;
+        }
+        let soft = self.limits.soft;
+        let stop = if falling || stable == 0 {
+            soft.saturating_mul(3) / 2
+        } else if stable >= STABLE_ITERATIONS && soft != Duration::MAX {
+            soft.mul_f64(STABLE_SHARE)
+        } else {
+            soft
+        };
+        self.start.elapsed() >= stop.min(self.abort_at)
+    }
+
+    /// Reads the control: a stop ends the search and leaves no time for checks after it; a
+    /// hit starts the real clock.
+    fn poll(&mut self) {
+        if self.control.stopped() {
+            self.stopped = true;
+            self.limits.hard = Duration::ZERO;
+        }
+        if self.pondering
+            && let Some((offset, soft, hard)) = self.control.hit_clock(self.start)
+        {
+            // Time pondered counts as time spent on the move: past its soft limit the
+            // search answers at once; otherwise it goes on to the soft limit counted from
+            // its start. The hard limit counts from the hit.
+            self.pondering = false;
+            self.set_clock(offset, soft, hard);
+            self.limits.soft = soft;
+            if offset >= soft {
+                self.stopped = true;
             }
         }
     }
 
     fn out_of_time(&mut self) -> bool {
         if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
-            if self.start.elapsed() >= self.limits.hard {
+            let now = Instant::now();
+            // A long gap between two checks means the process was kept off the processor.
+            self.stall = self
+                .stall
+                .max(now.saturating_duration_since(self.last_check));
+            self.last_check = now;
+            if let Some(p) = &self.published {
+                p.store(self.nodes, std::sync::atomic::Ordering::Relaxed);
+            }
+            self.poll();
+            if !self.pondering && now.saturating_duration_since(self.start) >= self.abort_at {
                 self.stopped = true;
             }
             if self.limits.nodes.is_some_and(|n| self.nodes >= n) {

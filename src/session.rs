@@ -16,6 +16,15 @@ pub trait Player {
     fn choose(&mut self, board: &Board) -> Turn;
     fn set_depth(&mut self, depth: u8);
     fn set_move_time(&mut self, seconds: f64);
+    /// The time left for the rest of this game (`time left SECONDS`). Players without a
+    /// clock ignore it.
+    fn set_game_left(&mut self, _seconds: f64) {}
+    /// The opponent is to move in `board` and we wait: a player may think meanwhile, on its
+    /// own thread. Called again while it waits; it must keep stdout untouched.
+    fn ponder_start(&mut self, _board: &Board) {}
+    /// Whatever `ponder_start` began ends now (the game changed other than by the
+    /// opponent's move, which `choose` receives).
+    fn ponder_stop(&mut self) {}
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -132,6 +141,17 @@ impl<P: Player> Session<P> {
     /// Applies one command; on error nothing has changed.
     pub fn handle(&mut self, command: Command) -> Result<Outcome, SessionError> {
         use Outcome::*;
+        if matches!(
+            command,
+            Command::New(_)
+                | Command::Colour(_)
+                | Command::End
+                | Command::Quit
+                | Command::Place(..)
+                | Command::Next
+        ) {
+            self.player.ponder_stop();
+        }
         Ok(match command {
             Command::Name => Reply(format!("name {}", self.name)),
             Command::New(Some(colour)) => self.start(colour),
@@ -202,6 +222,10 @@ impl<P: Player> Session<P> {
                 self.player.set_move_time(t);
                 Silent
             }
+            Command::TimeLeft(t) => {
+                self.player.set_game_left(t);
+                Silent
+            }
         })
     }
 
@@ -240,6 +264,7 @@ impl<P: Player> Session<P> {
             // The game ended on the opponent's stones: any reply would be read as a move of
             // the next game.
             log::info!("the opponent's move ends the game");
+            self.player.ponder_stop();
             return Ok(Outcome::Silent);
         }
         Ok(self.reply())
@@ -268,6 +293,18 @@ impl<P: Player> Session<P> {
             me: self.me,
             set_up: self.set_up,
         });
+    }
+
+    /// Lets the player think on the opponent's time if a game is on and the opponent is to
+    /// move. Called after each reply has gone out.
+    pub fn wait_for_opponent(&mut self) {
+        if let Some(me) = self.me
+            && !self.set_up
+            && !self.board.is_over()
+            && self.board.side_to_move() != me
+        {
+            self.player.ponder_start(&self.board);
+        }
     }
 
     /// Thinks, plays and spells our turn. Never emits an illegal one.
@@ -400,6 +437,7 @@ pub fn serve<P: Player>(
             Ok(Outcome::Reply(line)) => {
                 writeln!(output, "{line}")?;
                 output.flush()?;
+                session.wait_for_opponent();
             }
             Ok(Outcome::Quit) => break,
             Err(e) => log::error!("{e}"),

@@ -1,64 +1,119 @@
-//! Time management: how long one move may think, from a per-move cap and an optional budget
-//! for the whole game.
+//! Time management: how long one move may think, from a per-move cap, an optional budget for
+//! the whole game, and how late this process has recently been scheduled.
 
 use std::time::Duration;
 
-/// What the engine was told about time.
+/// What the engine was told about time, and what it learnt about its machine.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeControl {
     /// The reply must arrive within this, whatever else holds.
     pub move_cap: Duration,
     /// Time left for the rest of the game, if the game has a budget.
     pub game_left: Option<Duration>,
+    /// The worst recent scheduling delay: how far past a planned stop a reply went, or the
+    /// longest the search was kept off the processor. Kept back on top of the fixed margin.
+    pub lateness: Duration,
 }
 
 /// Limits for one search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
-    /// Do not start another iteration after this.
+    /// The time the move is meant to take: the search stops near it, sooner when one turn
+    /// stays best, later (up to `hard`) while the best turn changes or the score falls.
     pub soft: Duration,
     /// Abort the search at this point.
     pub hard: Duration,
 }
 
 /// Kept back from every cap for reading input, writing the reply and scheduling noise.
-fn safety(cap: Duration) -> Duration {
-    (cap / 20).clamp(Duration::from_millis(20), Duration::from_millis(150))
+pub fn margin(cap: Duration, lateness: Duration) -> Duration {
+    let fixed = (cap / 20).clamp(Duration::from_millis(20), Duration::from_millis(150));
+    // A machine that keeps us waiting longer than a quarter of the cap is beyond saving by
+    // a margin; keep the rest of the cap for thinking.
+    (fixed + lateness).min(cap / 4).max(fixed.min(cap / 2))
 }
 
-/// Turns a side is still expected to play: Connect6 games between engines rarely run past
-/// forty turns a side, and a budget spread thinner than that leaves time unused.
-fn expected_turns_left(turns_played: usize) -> u32 {
-    (40u32.saturating_sub(turns_played as u32)).max(12)
+/// Turns a side is still expected to play: Connect6 games between engines seldom run past
+/// thirty turns a side (the competition records run 8 to 33), and a budget spread thinner
+/// than that leaves time unused. A game that goes on keeps a tenth of the rest a turn.
+pub fn expected_turns_left(turns_played: usize) -> u32 {
+    (30u32.saturating_sub(turns_played as u32)).max(10)
 }
+
+/// Shares of the game's time never planned for: a game that runs longer than expected still
+/// has time for its last turns.
+pub const RESERVE_TURNS: u32 = 2;
+
+/// At most this many times the planned share goes on one move of a game with a budget
+/// (a move whose best turn keeps changing).
+pub const MAX_OVER_TARGET: u32 = 3;
+
+/// The search's stopping rule around the soft limit: the score counts as falling when the
+/// first root turn scores this much below the last iteration's best; one turn dominates when
+/// it has stayed best this many iterations, and then the search stops at this share of soft.
+pub const FALLING_SCORE: i32 = 60;
+pub const STABLE_ITERATIONS: u32 = 3;
+pub const STABLE_SHARE: f64 = 0.8;
+/// Share of the hard limit kept after the main search for checking the chosen turn against
+/// the opponent's threat sequences.
+pub const CHECKING_RESERVE: f64 = 0.1;
 
 impl TimeControl {
     pub fn per_move(cap: Duration) -> TimeControl {
         TimeControl {
             move_cap: cap,
             game_left: None,
+            lateness: Duration::ZERO,
         }
     }
 
     /// Budget for the next move, `turns_played` turns into the game by this side.
     pub fn budget(&self, turns_played: usize) -> Budget {
-        let mut hard = self.move_cap.saturating_sub(safety(self.move_cap));
-        let mut target = hard;
-        if let Some(left) = self.game_left {
-            let share = left / expected_turns_left(turns_played);
-            target = target.min(share);
-            // Never bet more than a third of what is left on one move.
-            hard = hard.min((left / 3).saturating_sub(safety(left / 3)));
-            hard = hard.min(target * 3);
-        }
-        let hard = hard.max(Duration::from_millis(1));
-        let target = target.min(hard);
-        // An iteration costs several times the one before; starting one past half the target
-        // would mostly be thrown away at the hard limit.
+        let floor = Duration::from_millis(1);
+        let cap_hard = self
+            .move_cap
+            .saturating_sub(margin(self.move_cap, self.lateness))
+            .max(floor);
+        let Some(left) = self.game_left else {
+            // A per-move cap: the whole cap is the move's to spend.
+            return Budget {
+                soft: cap_hard,
+                hard: cap_hard,
+            };
+        };
+        // A clock nearly run out still gets an answer, in a fraction of what is left.
+        let floor = floor.min(left / 4);
+        let target = left / (expected_turns_left(turns_played) + RESERVE_TURNS);
+        // Never stake more than a quarter of what is left on one move, and keep the margin
+        // out of the game's time too: the referee's clock also counts our reading and writing.
+        let from_left = (left / 4).saturating_sub(margin(left / 4, self.lateness));
+        let hard = cap_hard
+            .min(from_left)
+            .min(target * MAX_OVER_TARGET)
+            .max(floor);
         Budget {
-            soft: target / 2,
+            soft: target.min(hard).max(floor),
             hard,
         }
+    }
+}
+
+/// The worst of the last few lateness samples: one late wake-up is remembered for a while,
+/// then forgotten when the machine is quiet again.
+#[derive(Clone, Debug, Default)]
+pub struct Lateness {
+    recent: [Duration; 8],
+    next: usize,
+}
+
+impl Lateness {
+    pub fn record(&mut self, sample: Duration) {
+        self.recent[self.next] = sample;
+        self.next = (self.next + 1) % self.recent.len();
+    }
+
+    pub fn worst(&self) -> Duration {
+        self.recent.iter().copied().max().unwrap_or_default()
     }
 }
 
@@ -66,29 +121,101 @@ impl TimeControl {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_move_cap_is_kept() {
-        let b = TimeControl::per_move(Duration::from_secs(1)).budget(0);
-        assert!(b.hard < Duration::from_secs(1));
-        assert!(b.hard >= Duration::from_millis(900));
-        assert!(b.soft < b.hard);
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
     }
 
     #[test]
-    fn a_game_budget_is_spread() {
+    fn a_move_cap_is_spent_but_kept() {
+        let b = TimeControl::per_move(Duration::from_secs(1)).budget(0);
+        assert_eq!(b.hard, ms(950));
+        assert_eq!(b.soft, b.hard);
+        // Small caps keep at least 20 ms back.
+        let b = TimeControl::per_move(ms(100)).budget(5);
+        assert_eq!(b.hard, ms(80));
+    }
+
+    #[test]
+    fn lateness_widens_the_margin_up_to_a_quarter_of_the_cap() {
+        let late = TimeControl {
+            lateness: ms(60),
+            ..TimeControl::per_move(ms(500))
+        };
+        assert_eq!(late.budget(3).hard, ms(500 - 25 - 60));
+        let very_late = TimeControl {
+            lateness: ms(400),
+            ..late
+        };
+        assert_eq!(very_late.budget(3).hard, ms(375));
+    }
+
+    #[test]
+    fn a_game_budget_is_spread_with_a_reserve() {
         let tc = TimeControl {
             move_cap: Duration::from_secs(30),
-            game_left: Some(Duration::from_secs(60)),
+            game_left: Some(Duration::from_secs(84)),
+            lateness: Duration::ZERO,
         };
         let b = tc.budget(0);
-        assert!(b.hard <= Duration::from_secs(20));
-        assert!(b.soft <= Duration::from_secs(2));
-        // Almost no time left: still a positive, tiny budget.
+        // 84 s over 30 expected turns and 2 reserve shares.
+        assert_eq!(b.soft, Duration::from_millis(2625));
+        assert_eq!(b.hard, Duration::from_millis(3 * 2625));
+        // Late in a long game the share stops shrinking with the turn count.
+        let late = tc.budget(35);
+        assert_eq!(late.soft, Duration::from_secs(7));
+        // The cap still binds.
+        let capped = TimeControl {
+            move_cap: ms(500),
+            ..tc
+        }
+        .budget(0);
+        assert_eq!(capped.hard, ms(475));
+        assert_eq!(capped.soft, ms(475));
+        // Almost no time left: still a positive, tiny budget well inside what is left.
         let tc = TimeControl {
-            game_left: Some(Duration::from_millis(30)),
+            game_left: Some(ms(30)),
             ..tc
         };
         let b = tc.budget(10);
-        assert!(b.hard <= Duration::from_millis(10) && b.hard > Duration::ZERO);
+        assert!(b.hard <= ms(8) && b.hard > Duration::ZERO, "{b:?}");
+    }
+
+    /// Plays out a budget, each move taking exactly its soft share (the mean the search
+    /// aims at), and checks the rules: 60 % spent by turn 30, never out of time.
+    #[test]
+    fn a_game_budget_is_mostly_spent_by_turn_30_and_never_runs_out() {
+        let total = Duration::from_secs(20);
+        let mut tc = TimeControl {
+            move_cap: Duration::from_secs(5),
+            game_left: Some(total),
+            lateness: Duration::ZERO,
+        };
+        // A side plays at most 91 turns on 361 cells.
+        for turn in 0..91 {
+            let left = tc.game_left.unwrap();
+            if turn == 30 {
+                let spent = (total - left).as_secs_f64() / total.as_secs_f64();
+                assert!(spent >= 0.6, "only {spent:.2} spent by turn 30");
+            }
+            let b = tc.budget(turn);
+            assert!(b.hard < left, "turn {turn}: {b:?} with {left:?} left");
+            assert!(b.soft <= b.hard);
+            // The worst case of a move: it runs to its hard limit.
+            let used = if turn % 7 == 3 { b.hard } else { b.soft };
+            tc.game_left = Some(left - used);
+        }
+        assert!(tc.game_left.unwrap() > Duration::ZERO);
+    }
+
+    #[test]
+    fn the_worst_recent_lateness_is_remembered_then_forgotten() {
+        let mut l = Lateness::default();
+        l.record(ms(40));
+        for _ in 0..7 {
+            l.record(ms(1));
+        }
+        assert_eq!(l.worst(), ms(40));
+        l.record(ms(2));
+        assert_eq!(l.worst(), ms(2));
     }
 }

@@ -3,8 +3,14 @@
 //! An entry is two words: the key, and the data packed into 64 bits (score, best turn as two
 //! 9-bit cells, depth, bound, generation). Zero is an empty entry, so the table comes from
 //! zeroed memory: a large table costs nothing at start-up until it is used.
+//!
+//! Search threads share one table without locks. Each word is atomic, and the first holds
+//! the key XORed with the data: a probe that reads the data of one store and the key word of
+//! another (two threads writing the slot at once) gets a key that matches neither position,
+//! so a torn entry is a miss, never a wrong hit.
 
 use crate::coord::{CELLS, Cell, Turn};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
@@ -24,8 +30,8 @@ pub struct Hit {
 }
 
 pub struct Table {
-    entries: Vec<[u64; 2]>,
-    generation: u8,
+    entries: Vec<[AtomicU64; 2]>,
+    generation: AtomicU8,
 }
 
 /// No cell (no turn, or no second stone): a 9-bit value no cell index reaches.
@@ -64,9 +70,16 @@ impl Table {
     /// A table of about `megabytes` MB (at least one entry).
     pub fn new(megabytes: usize) -> Table {
         let n = (megabytes * 1024 * 1024 / std::mem::size_of::<[u64; 2]>()).max(1);
+        // Zeroed memory as atomics: `AtomicU64` has the layout of `u64`, and the allocation
+        // stays lazy.
+        let mut zeroed = std::mem::ManuallyDrop::new(vec![[0u64; 2]; n]);
+        let (ptr, len, cap) = (zeroed.as_mut_ptr(), zeroed.len(), zeroed.capacity());
+        // SAFETY: `[AtomicU64; 2]` has the same size and alignment as `[u64; 2]`, all-zero
+        // bits are a valid value of it, and the allocation's ownership moves to the new Vec.
+        let entries = unsafe { Vec::from_raw_parts(ptr.cast::<[AtomicU64; 2]>(), len, cap) };
         Table {
-            entries: vec![[0; 2]; n],
-            generation: 0,
+            entries,
+            generation: AtomicU8::new(0),
         }
     }
 
@@ -76,16 +89,27 @@ impl Table {
     }
 
     /// Marks entries from earlier searches as replaceable first.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) % GENERATIONS;
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Relaxed) + 1) % GENERATIONS;
+        self.generation.store(next, Relaxed);
     }
 
-    pub fn clear(&mut self) {
-        self.entries.fill([0; 2]);
+    pub fn clear(&self) {
+        for [a, b] in &self.entries {
+            a.store(0, Relaxed);
+            b.store(0, Relaxed);
+        }
+    }
+
+    /// The entry in `slot` as (key, data).
+    fn load(&self, slot: usize) -> (u64, u64) {
+        let [a, b] = &self.entries[slot];
+        let data = b.load(Relaxed);
+        (a.load(Relaxed) ^ data, data)
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let [k, data] = self.entries[self.slot(key)];
+        let (k, data) = self.load(self.slot(key));
         let bound = match field(data, BOUND_SHIFT, 2) {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -111,10 +135,10 @@ impl Table {
         })
     }
 
-    pub fn store(&mut self, key: u64, depth: u8, score: i32, bound: Bound, turn: Option<Turn>) {
+    pub fn store(&self, key: u64, depth: u8, score: i32, bound: Bound, turn: Option<Turn>) {
         let slot = self.slot(key);
-        let generation = self.generation;
-        let [k, data] = self.entries[slot];
+        let generation = self.generation.load(Relaxed);
+        let (k, data) = self.load(slot);
         let occupied = field(data, BOUND_SHIFT, 2) != 0;
         let same_search = field(data, GENERATION_SHIFT, 4) as u8 == generation;
         // Keep a deeper entry of this search for another position; anything else gives way.
@@ -133,7 +157,10 @@ impl Table {
             ),
             None => (NO_CELL, NO_CELL),
         };
-        self.entries[slot] = [key, pack(score, cells, depth, bound, generation)];
+        let data = pack(score, cells, depth, bound, generation);
+        let [a, b] = &self.entries[slot];
+        a.store(key ^ data, Relaxed);
+        b.store(data, Relaxed);
     }
 }
 
@@ -143,7 +170,7 @@ mod tests {
 
     #[test]
     fn stores_and_probes() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let turn = Turn::two(Cell::CENTER, Cell::new(0, 0).unwrap());
         t.store(42, 3, -17, Bound::Lower, Some(turn));
         let hit = t.probe(42).unwrap();
@@ -169,6 +196,43 @@ mod tests {
         assert_eq!(t.probe(7).unwrap().turn, Some(single));
         t.clear();
         assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn a_torn_entry_is_a_miss() {
+        // Two positions in one slot: the key word of one store with the data of another
+        // must not be taken for either.
+        let t = Table::new(1);
+        let turn = Turn::two(Cell::CENTER, Cell::new(0, 0).unwrap());
+        t.store(42, 3, 5, Bound::Exact, Some(turn));
+        let key_word_of_42 = t.entries[t.slot(42)][0].load(Relaxed);
+        t.new_search();
+        t.store(7, 9, -5, Bound::Lower, None);
+        assert_eq!(t.slot(7), t.slot(42));
+        t.entries[t.slot(42)][0].store(key_word_of_42, Relaxed);
+        assert!(t.probe(42).is_none());
+        assert!(t.probe(7).is_none());
+    }
+
+    #[test]
+    fn threads_share_a_table() {
+        let t = Table::new(1);
+        std::thread::scope(|s| {
+            for k in 0..2u64 {
+                let t = &t;
+                s.spawn(move || {
+                    for i in 0..10_000u64 {
+                        let key = (i * 2 + k).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                        t.store(key, (i % 50) as u8, i as i32, Bound::Exact, None);
+                        if let Some(hit) = t.probe(key) {
+                            // Any hit is this thread's own entry, whole.
+                            assert_eq!(hit.score, i as i32);
+                            assert_eq!(hit.depth, (i % 50) as u8);
+                        }
+                    }
+                });
+            }
+        });
     }
 
     #[test]

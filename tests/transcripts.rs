@@ -501,7 +501,8 @@ impl Model {
             | Command::RefereeError
             | Command::Board
             | Command::Help
-            | Command::Depth(_) => {}
+            | Command::Depth(_)
+            | Command::TimeLeft(_) => {}
         }
         None
     }
@@ -857,6 +858,8 @@ transcripts! {
     extensions => "extensions.txt",
     readme_example => "readme-example.txt",
     undo => "undo.txt",
+    time_left => "time-left.txt",
+    ponder => "ponder.txt",
 }
 
 // ---------------------------------------------------------------------------------------
