@@ -20,6 +20,7 @@ pub mod threats;
 pub mod time;
 pub mod tt;
 pub mod tunables;
+pub mod tuning;
 
 /// Builds the lazily made tables now, so the first move's clock is not spent on them.
 pub fn warm_up() {
