@@ -3,14 +3,15 @@
 //! ```text
 //! cargo run --release --example fit_eval -- --games N --out DATA [--seed S] [--nodes N] [--spread K]
 //!     [--move-ms MS]
-//! cargo run --release --example fit_eval -- --fit DATA [--holdout M] [--lambda L]
+//! cargo run --release --example fit_eval -- --fit DATA [--holdout M] [--lambda L] [--k K]
 //! cargo run --release --example fit_eval -- --openings N --out FILE [--seed S]
 //! ```
 //!
 //! The first plays N self-play games and writes their quiet positions (with `--move-ms` each
 //! turn is also capped in time, which bounds the threat solver but makes the run depend on
 //! the machine's speed); the second fits the
-//! table on them (every M-th game held out, default 10) and prints it as Rust source; the
+//! table on them (every M-th game held out, default 10; the scale K fitted with the current
+//! table unless given) and prints it as Rust source; the
 //! third writes N two-turn match openings (`JJ` and a white pair near it).
 
 use connect6::tuning::datagen::{GenConfig, generate_data, two_turn_openings};
@@ -31,6 +32,7 @@ struct Args {
     move_ms: Option<u64>,
     holdout: Option<u64>,
     lambda: Option<f64>,
+    k: Option<f64>,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -52,6 +54,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--move-ms" => a.move_ms = Some(number(flag, it.next())?),
             "--holdout" => a.holdout = Some(number(flag, it.next())?),
             "--lambda" => a.lambda = Some(number(flag, it.next())?),
+            "--k" => a.k = Some(number(flag, it.next())?),
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -111,7 +114,7 @@ fn fit(a: &Args, path: &str) -> Result<(), String> {
     }
     let holdout = a.holdout.unwrap_or(10);
     let lambda = a.lambda.unwrap_or(1e-4);
-    let report = run_fit(&samples, holdout, lambda);
+    let report = run_fit(&samples, holdout, lambda, a.k);
     println!(
         "{} positions ({} not quiet, skipped): {} to fit, {} held out (every {holdout}th game)",
         samples.len(),
@@ -120,8 +123,14 @@ fn fit(a: &Args, path: &str) -> Result<(), String> {
         report.test
     );
     println!(
-        "K = {:.6} (fitted with the current table); lambda {lambda}; largest gradient left {:.1e}",
-        report.k, report.gradient
+        "K = {:.6} ({}); lambda {lambda}; largest gradient left {:.1e}",
+        report.k,
+        if a.k.is_some() {
+            "given"
+        } else {
+            "fitted with the current table"
+        },
+        report.gradient
     );
     println!(
         "mean log loss      current  fitted   (all zero: {:.4})",

@@ -305,12 +305,14 @@ pub struct FitReport {
     pub test_after: f64,
 }
 
-/// Fits `k` and the weights on the positions outside every `holdout_every`-th game and
-/// measures both tables on all the positions split into training and held-out parts.
-pub fn run_fit(samples: &[Sample], holdout_every: u64, lambda: f64) -> FitReport {
+/// Fits the weights (and `k`, unless given) on the positions outside every
+/// `holdout_every`-th game and measures the current and fitted tables on the training and
+/// held-out parts. With `k` given the result does not depend on the current table: the
+/// penalised loss has one minimum.
+pub fn run_fit(samples: &[Sample], holdout_every: u64, lambda: f64, k: Option<f64>) -> FitReport {
     let (train, test) = split(samples, holdout_every);
     let current = Weights::current();
-    let k = fit_k(&train, &current);
+    let k = k.unwrap_or_else(|| fit_k(&train, &current));
     let (weights, gradient) = fit_weights(&train, &current, k, lambda);
     FitReport {
         train: train.len(),
@@ -416,6 +418,16 @@ mod tests {
             );
         }
         assert!(loss(&samples, &fitted, k) <= loss(&samples, &truth, k));
+        // One minimum: another start ends in the same place.
+        let (again, _) = fit_weights(&samples, &Weights::without_fitted(), k, 0.0);
+        for (a, b) in again.free().iter().zip(fitted.free()) {
+            assert!(
+                (a - b).abs() < 1e-6,
+                "{:?} vs {:?}",
+                again.free(),
+                fitted.free()
+            );
+        }
         // With the truth's weights the best scale is near the truth's scale.
         let fitted_k = fit_k(&samples, &truth);
         assert!((fitted_k / k - 1.0).abs() < 0.1, "k {fitted_k}");
@@ -441,7 +453,7 @@ mod tests {
         let summary = generate_data(&config, &mut text, |_| {}).unwrap();
         let (samples, skipped) = read_samples(&String::from_utf8(text).unwrap()).unwrap();
         assert_eq!((samples.len(), skipped), (summary.positions, 0));
-        let report = run_fit(&samples, 0, 1e-4);
+        let report = run_fit(&samples, 0, 1e-4, None);
         assert_eq!(report.train, samples.len());
         assert!(
             report.k > 0.0,
