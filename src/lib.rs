@@ -22,6 +22,7 @@ pub mod time;
 pub mod tools;
 pub mod tt;
 pub mod tunables;
+pub mod tuning;
 
 /// Builds the lazily made tables now, so the first move's clock is not spent on them.
 pub fn warm_up() {

@@ -1,0 +1,198 @@
+//! Fits the evaluation's pattern weights (see `connect6::tuning`). Three jobs:
+//!
+//! ```text
+//! cargo run --release --example fit_eval -- --games N --out DATA [--seed S] [--nodes N] [--spread K]
+//!     [--move-ms MS]
+//! cargo run --release --example fit_eval -- --fit DATA [--holdout M] [--lambda L] [--k K]
+//! cargo run --release --example fit_eval -- --openings N --out FILE [--seed S]
+//! ```
+//!
+//! The first plays N self-play games and writes their quiet positions (with `--move-ms` each
+//! turn is also capped in time, which bounds the threat solver but makes the run depend on
+//! the machine's speed); the second fits the
+//! table on them (every M-th game held out, default 10; the scale K fitted with the current
+//! table unless given) and prints it as Rust source; the
+//! third writes N two-turn match openings (`JJ` and a white pair near it).
+
+use connect6::tuning::datagen::{GenConfig, generate_data, two_turn_openings};
+use connect6::tuning::fit::{FITTED, Weights, read_samples, run_fit, table_source};
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Default)]
+struct Args {
+    games: Option<usize>,
+    openings: Option<usize>,
+    fit: Option<String>,
+    out: Option<String>,
+    seed: Option<u64>,
+    nodes: Option<u64>,
+    spread: Option<usize>,
+    move_ms: Option<u64>,
+    holdout: Option<u64>,
+    lambda: Option<f64>,
+    k: Option<f64>,
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    fn number<T: std::str::FromStr>(flag: &str, v: Option<&String>) -> Result<T, String> {
+        let v = v.ok_or(format!("{flag} needs a value"))?;
+        v.parse().map_err(|_| format!("{flag}: bad value '{v}'"))
+    }
+    let mut a = Args::default();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--games" => a.games = Some(number(flag, it.next())?),
+            "--openings" => a.openings = Some(number(flag, it.next())?),
+            "--fit" => a.fit = Some(it.next().ok_or("--fit needs a file")?.clone()),
+            "--out" => a.out = Some(it.next().ok_or("--out needs a file")?.clone()),
+            "--seed" => a.seed = Some(number(flag, it.next())?),
+            "--nodes" => a.nodes = Some(number(flag, it.next())?),
+            "--spread" => a.spread = Some(number(flag, it.next())?),
+            "--move-ms" => a.move_ms = Some(number(flag, it.next())?),
+            "--holdout" => a.holdout = Some(number(flag, it.next())?),
+            "--lambda" => a.lambda = Some(number(flag, it.next())?),
+            "--k" => a.k = Some(number(flag, it.next())?),
+            other => return Err(format!("unknown argument '{other}'")),
+        }
+    }
+    let jobs = [a.games.is_some(), a.openings.is_some(), a.fit.is_some()];
+    if jobs.iter().filter(|&&j| j).count() != 1 {
+        return Err("give exactly one of --games, --fit, --openings".into());
+    }
+    if a.fit.is_none() && a.out.is_none() {
+        return Err("--games and --openings need --out FILE".into());
+    }
+    Ok(a)
+}
+
+fn generate(a: &Args, games: usize, out: &str) -> Result<(), String> {
+    let defaults = GenConfig::default();
+    let config = GenConfig {
+        games,
+        seed: a.seed.unwrap_or(defaults.seed),
+        nodes: a.nodes.unwrap_or(defaults.nodes),
+        spread: a.spread.unwrap_or(defaults.spread),
+        hash_mb: defaults.hash_mb,
+        move_ms: a.move_ms,
+    };
+    let file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
+    let mut writer = BufWriter::new(file);
+    let began = Instant::now();
+    let summary = generate_data(&config, &mut writer, |s| {
+        if s.games % 50 == 0 {
+            eprintln!(
+                "{} games, {} positions, {:.0} s",
+                s.games,
+                s.positions,
+                began.elapsed().as_secs_f64()
+            );
+        }
+    })
+    .map_err(|e| format!("{out}: {e}"))?;
+    println!(
+        "{} games ({} turns; black won {}, white {}, drawn {}), {} positions in {} ({:.1} s)",
+        summary.games,
+        summary.turns,
+        summary.black_wins,
+        summary.white_wins,
+        summary.draws,
+        summary.positions,
+        out,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn fit(a: &Args, path: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let (samples, skipped) = read_samples(&text)?;
+    if samples.is_empty() {
+        return Err(format!("{path}: no quiet positions"));
+    }
+    let holdout = a.holdout.unwrap_or(10);
+    let lambda = a.lambda.unwrap_or(1e-4);
+    let report = run_fit(&samples, holdout, lambda, a.k);
+    println!(
+        "{} positions ({} not quiet, skipped): {} to fit, {} held out (every {holdout}th game)",
+        samples.len(),
+        skipped,
+        report.train,
+        report.test
+    );
+    println!(
+        "K = {:.6} ({}); lambda {lambda}; largest gradient left {:.1e}",
+        report.k,
+        if a.k.is_some() {
+            "given"
+        } else {
+            "fitted with the current table"
+        },
+        report.gradient
+    );
+    println!(
+        "mean log loss      current  fitted   (all zero: {:.4})",
+        2f64.ln()
+    );
+    println!(
+        "  fitted part      {:.5}  {:.5}",
+        report.train_before, report.train_after
+    );
+    println!(
+        "  held-out part    {:.5}  {:.5}",
+        report.test_before, report.test_after
+    );
+    let current = Weights::current();
+    for p in FITTED {
+        let i = p as usize;
+        println!(
+            "  {:?}: to move {:.1} -> {:.1}, waiting {:.1} -> {:.1}",
+            p,
+            current.to_move[i],
+            report.weights.to_move[i],
+            current.waiting[i],
+            report.weights.waiting[i]
+        );
+    }
+    print!("{}", table_source(&report.weights));
+    Ok(())
+}
+
+fn openings(a: &Args, count: usize, out: &str) -> Result<(), String> {
+    let seed = a.seed.unwrap_or(1);
+    let list = two_turn_openings(count, seed);
+    let mut text = format!(
+        "# Two-turn openings: black JJ, then a white pair within two cells of JJ; black to move.\n\
+         # {} of them, distinct up to the board's symmetries, drawn with seed {seed}\n\
+         # (cargo run --release --example fit_eval -- --openings {count} --seed {seed} --out FILE).\n",
+        list.len()
+    );
+    for o in &list {
+        text.push_str(o);
+        text.push('\n');
+    }
+    let mut file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| format!("{out}: {e}"))?;
+    println!("{} openings in {out}", list.len());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = parse(&args).and_then(|a| match (&a.games, &a.openings, &a.fit) {
+        (Some(n), _, _) => generate(&a, *n, a.out.as_deref().unwrap_or_default()),
+        (_, Some(n), _) => openings(&a, *n, a.out.as_deref().unwrap_or_default()),
+        (_, _, Some(path)) => fit(&a, path),
+        _ => unreachable!("parse checks one job"),
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fit_eval: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! Self-play positions for the evaluation fit, generated in-process.
+//!
+//! Each game starts from a seeded random opening: black's stone within one cell of `JJ`,
+//! white's pair within two cells of it, then black's first pair and (in odd-numbered games)
+//! white's drawn from the move generator's best `spread`. The side that searches first after
+//! the opening wins most games, so alternating it keeps both colours' wins in the data.
+//! From there both sides play the engine's own search with a node limit, so a game is a pure
+//! function of the seed, its index and the settings; an optional time cap per turn
+//! (`move_ms`) bounds the threat solver's share, which node limits do not, at the price of
+//! that reproducibility. The positions the engine searched are kept when they are quiet (no
+//! threat window on the board: the evaluation is never consulted otherwise), once each,
+//! labelled with the game's result for the side to move.
+
+use super::{Labelled, Rng, is_quiet};
+use crate::board::{Board, Color};
+use crate::coord::{Cell, Turn};
+use crate::pairs::{Pairs, generate};
+use crate::search::{Limits, Searcher};
+use std::collections::HashSet;
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// Turns of game `index`'s random opening; the search plays every later turn.
+pub fn opening_turns(index: u64) -> usize {
+    3 + (index % 2) as usize
+}
+
+/// Deepest iteration asked of the search; the node limit ends it long before.
+const MAX_DEPTH: u8 = 30;
+
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    pub games: usize,
+    pub seed: u64,
+    /// Main-search nodes per turn.
+    pub nodes: u64,
+    /// The random first pairs are drawn from the generator's best `spread` pairs.
+    pub spread: usize,
+    pub hash_mb: usize,
+    /// Soft time limit per turn in milliseconds (hard: twice that), if any.
+    pub move_ms: Option<u64>,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            games: 100,
+            seed: 1,
+            nodes: 4000,
+            spread: 8,
+            hash_mb: 4,
+            move_ms: None,
+        }
+    }
+}
+
+/// A finished self-play game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub index: u64,
+    pub turns: Vec<Turn>,
+    /// `None` for a full board.
+    pub winner: Option<Color>,
+}
+
+/// Cells within Chebyshev distance `radius` of `centre` (not `centre` itself), on the board.
+fn ring(centre: Cell, radius: i32) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for dr in -radius..=radius {
+        for dc in -radius..=radius {
+            if (dr, dc) != (0, 0)
+                && let Some(c) = centre.offset(dc, dr, 1)
+            {
+                cells.push(c);
+            }
+        }
+    }
+    cells
+}
+
+/// Two distinct cells near `centre`, drawn uniformly.
+fn random_pair(rng: &mut Rng, centre: Cell, radius: i32) -> Turn {
+    let mut near = ring(centre, radius);
+    let a = near.swap_remove(rng.below(near.len()));
+    let b = near[rng.below(near.len())];
+    Turn::two(a.min(b), a.max(b))
+}
+
+/// The seeded generator of game `index`: games do not depend on each other.
+fn game_rng(seed: u64, index: u64) -> Rng {
+    let mut mix = Rng::new(seed ^ index.wrapping_mul(0xA076_1D64_78BD_642F));
+    Rng::new(mix.next_u64())
+}
+
+/// Plays game `index` of the configuration to its end.
+pub fn play_game(config: &GenConfig, index: u64) -> Game {
+    let mut rng = game_rng(config.seed, index);
+    let mut board = Board::new();
+    let mut turns = Vec::new();
+    let first = ring(Cell::CENTER, 1)[rng.below(8)];
+    let first = if rng.below(9) == 0 {
+        Cell::CENTER
+    } else {
+        first
+    };
+    let mut searcher = Searcher::new(config.hash_mb);
+    let mut limits = Limits {
+        nodes: Some(config.nodes),
+        ..Limits::depth(MAX_DEPTH)
+    };
+    if let Some(ms) = config.move_ms {
+        limits.soft = Duration::from_millis(ms);
+        limits.hard = Duration::from_millis(2 * ms);
+    }
+    let opening = opening_turns(index);
+    while !board.is_over() {
+        let turn = match turns.len() {
+            0 => Turn::one(first),
+            1 => random_pair(&mut rng, first, 2),
+            n if n < opening => {
+                let mut pairs = Pairs::new();
+                generate(&mut board, &mut pairs, config.spread.max(1));
+                pairs[rng.below(pairs.len())].1
+            }
+            _ => searcher.search(&board, limits).best,
+        };
+        board
+            .play_turn(&turn)
+            .expect("openings and the search play legal turns");
+        turns.push(turn);
+    }
+    Game {
+        index,
+        turns,
+        winner: board.winner(),
+    }
+}
+
+/// The quiet positions the search met in `game`, labelled for their side to move. A
+/// position whose hash is in `seen` is skipped; new ones are added to it.
+pub fn positions(game: &Game, seen: &mut HashSet<u64>) -> Vec<Labelled> {
+    let mut out = Vec::new();
+    let mut board = Board::new();
+    let opening = opening_turns(game.index);
+    for (i, turn) in game.turns.iter().enumerate() {
+        if i >= opening && is_quiet(&board) && seen.insert(board.hash()) {
+            let mover = board.side_to_move();
+            let result = match game.winner {
+                None => 0.5,
+                Some(w) if w == mover => 1.0,
+                Some(_) => 0.0,
+            };
+            out.push(Labelled {
+                game: game.index,
+                result,
+                turns: game.turns[..i].to_vec(),
+            });
+        }
+        board.play_turn(turn).expect("a recorded game replays");
+    }
+    out
+}
+
+/// What a generation run produced.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GenSummary {
+    pub games: usize,
+    pub positions: usize,
+    pub black_wins: usize,
+    pub white_wins: usize,
+    pub draws: usize,
+    pub turns: usize,
+}
+
+/// Plays `config.games` games and writes their positions to `out` (with a header saying how
+/// they were made). `progress` is called after each game.
+pub fn generate_data(
+    config: &GenConfig,
+    out: &mut impl Write,
+    mut progress: impl FnMut(&GenSummary),
+) -> io::Result<GenSummary> {
+    writeln!(
+        out,
+        "# connect6 self-play positions: games {} seed {} nodes {} spread {} move-ms {}",
+        config.games,
+        config.seed,
+        config.nodes,
+        config.spread,
+        config
+            .move_ms
+            .map_or("none".to_string(), |ms| ms.to_string())
+    )?;
+    writeln!(
+        out,
+        "# <game> <result for the side to move: 1 | 0.5 | 0> <turns from the empty board>"
+    )?;
+    let mut summary = GenSummary::default();
+    let mut seen = HashSet::new();
+    for index in 0..config.games as u64 {
+        let game = play_game(config, index);
+        match game.winner {
+            Some(Color::Black) => summary.black_wins += 1,
+            Some(Color::White) => summary.white_wins += 1,
+            None => summary.draws += 1,
+        }
+        summary.games += 1;
+        summary.turns += game.turns.len();
+        for p in positions(&game, &mut seen) {
+            writeln!(out, "{}", p.to_line())?;
+            summary.positions += 1;
+        }
+        // Whole games on disk as they finish: a stopped run leaves a usable file.
+        out.flush()?;
+        progress(&summary);
+    }
+    out.flush()?;
+    Ok(summary)
+}
+
+/// The eight symmetries of the board around `JJ`, applied to an offset from it.
+fn symmetric(dc: i32, dr: i32, s: usize) -> (i32, i32) {
+    let (c, r) = if s & 4 != 0 { (dr, dc) } else { (dc, dr) };
+    (
+        if s & 1 != 0 { -c } else { c },
+        if s & 2 != 0 { -r } else { r },
+    )
+}
+
+/// `count` distinct two-turn openings for matches: black's `JJ` and a white pair within two
+/// cells of it, black to move; no two are mirror images or rotations of each other. Written
+/// in the `match --openings` format (`JJ KIKK`).
+pub fn two_turn_openings(count: usize, seed: u64) -> Vec<String> {
+    let centre = Cell::CENTER;
+    let offset = |c: Cell| {
+        (
+            c.col() as i32 - centre.col() as i32,
+            c.row() as i32 - centre.row() as i32,
+        )
+    };
+    let mut rng = Rng::new(seed);
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    // 24 cells give 276 pairs, 44 up to symmetry: asking for more returns those 44.
+    let mut attempts = 0;
+    while out.len() < count && attempts < 100_000 {
+        attempts += 1;
+        let turn = random_pair(&mut rng, centre, 2);
+        let (a, b) = (offset(turn.first), offset(turn.second.expect("a pair")));
+        let canonical = (0..8)
+            .map(|s| {
+                let (x, y) = (symmetric(a.0, a.1, s), symmetric(b.0, b.1, s));
+                (x.min(y), x.max(y))
+            })
+            .min()
+            .expect("eight symmetries");
+        if seen.insert(canonical) {
+            out.push(format!("JJ {turn}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Turns capped at 20 ms: the tests stay quick, whatever the solver meets.
+    fn quick(games: usize) -> GenConfig {
+        GenConfig {
+            games,
+            seed: 7,
+            nodes: 1500,
+            spread: 6,
+            hash_mb: 1,
+            move_ms: Some(20),
+        }
+    }
+
+    #[test]
+    fn without_a_time_cap_a_game_is_a_function_of_seed_and_index() {
+        let config = GenConfig {
+            nodes: 300,
+            move_ms: None,
+            ..quick(1)
+        };
+        let a = play_game(&config, 3);
+        assert_eq!(a, play_game(&config, 3));
+    }
+
+    #[test]
+    fn games_are_finished_and_positions_labelled_for_the_mover() {
+        let config = quick(1);
+        let a = play_game(&config, 1);
+        let b = play_game(&config, 2);
+        assert_ne!(a.turns[..3], b.turns[..3], "each game its own opening");
+        let end = Board::from_turns(
+            &a.turns
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+        .unwrap();
+        assert!(end.is_over());
+        assert_eq!(end.winner(), a.winner);
+        let first = a.turns[0].first;
+        assert!(first.distance(Cell::CENTER) <= 1);
+        assert!(a.turns[1].cells().all(|c| c.distance(first) <= 2));
+
+        let labelled = positions(&a, &mut HashSet::new());
+        assert!(!labelled.is_empty());
+        for l in &labelled {
+            let (back, board) = Labelled::parse(&l.to_line()).unwrap();
+            assert_eq!(&back, l);
+            assert!(is_quiet(&board));
+            assert!(l.turns.len() >= opening_turns(a.index));
+            let expected = match a.winner {
+                None => 0.5,
+                Some(w) if w == board.side_to_move() => 1.0,
+                Some(_) => 0.0,
+            };
+            assert_eq!(l.result, expected);
+        }
+        // Both sides' positions are in the data, so both labels occur in a decided game.
+        if a.winner.is_some() {
+            assert!(labelled.iter().any(|l| l.result == 1.0));
+            assert!(labelled.iter().any(|l| l.result == 0.0));
+        }
+        // A position already seen is not written again.
+        let mut seen = HashSet::new();
+        positions(&a, &mut seen);
+        assert!(positions(&a, &mut seen).is_empty());
+    }
+
+    #[test]
+    fn generated_file_parses_and_counts_add_up() {
+        let config = quick(2);
+        let mut text = Vec::new();
+        let mut calls = 0;
+        let summary = generate_data(&config, &mut text, |_| calls += 1).unwrap();
+        assert_eq!(calls, 2);
+        assert_eq!(summary.black_wins + summary.white_wins + summary.draws, 2);
+        let text = String::from_utf8(text).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(lines.len(), summary.positions);
+        assert!(lines.iter().all(|l| Labelled::parse(l).is_ok()));
+    }
+
+    #[test]
+    fn match_openings_are_distinct_up_to_symmetry_and_near_the_centre() {
+        let openings = two_turn_openings(30, 11);
+        assert_eq!(openings.len(), 30);
+        assert_eq!(openings, two_turn_openings(30, 11));
+        let mut shapes = HashSet::new();
+        for o in &openings {
+            let board = Board::from_turns(o).unwrap();
+            assert_eq!(board.side_to_move(), Color::Black);
+            let pair = Turn::parse(o.split_whitespace().nth(1).unwrap()).unwrap();
+            assert!(pair.cells().all(|c| c.distance(Cell::CENTER) <= 2));
+            // Canonical shape: sorted offsets under the symmetry giving the smallest form.
+            let off = |c: Cell| (c.col() as i32 - 9, c.row() as i32 - 9);
+            let (a, b) = (off(pair.first), off(pair.second.unwrap()));
+            let shape = (0..8)
+                .map(|s| {
+                    let (x, y) = (symmetric(a.0, a.1, s), symmetric(b.0, b.1, s));
+                    (x.min(y), x.max(y))
+                })
+                .min()
+                .unwrap();
+            assert!(shapes.insert(shape), "{o} repeats a shape");
+        }
+    }
+}

@@ -1,0 +1,485 @@
+//! Logistic regression of game results on the evaluation ("Texel" tuning).
+//!
+//! `eval::evaluate` is linear in the pattern counts: for each class p, the mover's count
+//! times `TO_MOVE_PATTERN[p]` minus the waiting side's count times `WAITING_PATTERN[p]`.
+//! The model is P(mover wins) = sigmoid(K * eval), fitted by minimising the mean log loss
+//! against the results (a draw counts one half):
+//!
+//! 1. `K` is fitted first, with the current table: it fixes the scale, so the fitted weights
+//!    stay in the units of the rest of the engine (the classes kept fixed, the win scores);
+//! 2. with `K` fixed, the free weights are fitted by Newton's method (the loss is convex in
+//!    them), with a light L2 penalty on `K * weight` so that rare classes stay bounded.
+//!
+//! Only `FITTED` classes are free. The others cannot be fitted from quiet positions and are
+//! kept at their current values: none is the reference class (every stone has a class in
+//! each direction, so a weight on none is only a per-stone constant); the fours, fives and
+//! sixes all mean a threat window, which makes a position not quiet: the search never
+//! evaluates it for the mover (a threat window is a win) and evaluates the waiting side's
+//! only when the forced-block extensions run out, so no data point says what they are worth.
+
+use super::{Labelled, is_quiet};
+use crate::board::Board;
+use crate::patterns::{PATTERN_COUNT, Pattern};
+use crate::tunables::{TO_MOVE_PATTERN, WAITING_PATTERN};
+
+/// The classes whose weights are fitted, for the mover and for the waiting side.
+pub const FITTED: [Pattern; 4] = [
+    Pattern::Dead2,
+    Pattern::Live2,
+    Pattern::Dead3,
+    Pattern::Live3,
+];
+const FREE: usize = 2 * FITTED.len();
+
+/// One position of the data set, as the evaluation sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    pub game: u64,
+    /// 1 win, 0.5 draw, 0 loss, for the side to move.
+    pub result: f64,
+    /// Pattern counts of the side to move and of the waiting side.
+    pub mine: [u16; PATTERN_COUNT],
+    pub theirs: [u16; PATTERN_COUNT],
+}
+
+impl Sample {
+    pub fn new(game: u64, result: f64, board: &Board) -> Sample {
+        let me = board.side_to_move();
+        Sample {
+            game,
+            result,
+            mine: *board.pattern_counts(me),
+            theirs: *board.pattern_counts(me.other()),
+        }
+    }
+
+    /// The free features, signed as they enter the evaluation.
+    fn features(&self) -> [f64; FREE] {
+        let mut x = [0.0; FREE];
+        for (i, &p) in FITTED.iter().enumerate() {
+            x[i] = self.mine[p as usize] as f64;
+            x[FITTED.len() + i] = -(self.theirs[p as usize] as f64);
+        }
+        x
+    }
+}
+
+/// Reads a data set; lines that are not quiet positions are counted and skipped.
+pub fn read_samples(text: &str) -> Result<(Vec<Sample>, usize), String> {
+    let mut samples = Vec::new();
+    let mut skipped = 0;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (l, board) = Labelled::parse(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+        if is_quiet(&board) {
+            samples.push(Sample::new(l.game, l.result, &board));
+        } else {
+            skipped += 1;
+        }
+    }
+    Ok((samples, skipped))
+}
+
+/// Positions of every `every`-th game are held out from the fit.
+pub fn split(samples: &[Sample], every: u64) -> (Vec<Sample>, Vec<Sample>) {
+    samples
+        .iter()
+        .cloned()
+        .partition(|s| every == 0 || s.game % every != 0)
+}
+
+/// A pattern table for both sides, in evaluation units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    pub to_move: [f64; PATTERN_COUNT],
+    pub waiting: [f64; PATTERN_COUNT],
+}
+
+impl Weights {
+    /// The table the engine uses now (`tunables.rs`).
+    pub fn current() -> Weights {
+        Weights {
+            to_move: TO_MOVE_PATTERN.map(f64::from),
+            waiting: WAITING_PATTERN.map(f64::from),
+        }
+    }
+
+    /// The current table with every fitted class set to zero.
+    pub fn without_fitted() -> Weights {
+        Weights::current().with_free(&[0.0; FREE])
+    }
+
+    /// `eval::evaluate` with this table.
+    pub fn eval(&self, s: &Sample) -> f64 {
+        (0..PATTERN_COUNT)
+            .map(|p| self.to_move[p] * s.mine[p] as f64 - self.waiting[p] * s.theirs[p] as f64)
+            .sum()
+    }
+
+    fn free(&self) -> [f64; FREE] {
+        let mut x = [0.0; FREE];
+        for (i, &p) in FITTED.iter().enumerate() {
+            x[i] = self.to_move[p as usize];
+            x[FITTED.len() + i] = self.waiting[p as usize];
+        }
+        x
+    }
+
+    fn with_free(&self, x: &[f64; FREE]) -> Weights {
+        let mut w = *self;
+        for (i, &p) in FITTED.iter().enumerate() {
+            w.to_move[p as usize] = x[i];
+            w.waiting[p as usize] = x[FITTED.len() + i];
+        }
+        w
+    }
+
+    /// Rounded to the engine's integer table.
+    pub fn rounded(&self) -> ([i32; PATTERN_COUNT], [i32; PATTERN_COUNT]) {
+        (
+            self.to_move.map(|v| v.round() as i32),
+            self.waiting.map(|v| v.round() as i32),
+        )
+    }
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Log loss of predicting sigmoid(z) for result y, computed without overflow.
+fn log_loss(z: f64, y: f64) -> f64 {
+    z.max(0.0) + (-z.abs()).exp().ln_1p() - y * z
+}
+
+/// Mean log loss of sigmoid(k * eval) against the results (ln 2 when nothing is known).
+pub fn loss(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| log_loss(k * weights.eval(s), s.result))
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The scale `k` minimising the loss of `weights` (Newton's method on a convex function).
+pub fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
+    let evals: Vec<(f64, f64)> = samples
+        .iter()
+        .map(|s| (weights.eval(s), s.result))
+        .collect();
+    let n = evals.len().max(1) as f64;
+    let loss_at = |k: f64| evals.iter().map(|&(e, y)| log_loss(k * e, y)).sum::<f64>() / n;
+    let mut k = 0.0;
+    for _ in 0..100 {
+        let (mut g, mut h) = (0.0, 0.0);
+        for &(e, y) in &evals {
+            let p = sigmoid(k * e);
+            g += (p - y) * e;
+            h += p * (1.0 - p) * e * e;
+        }
+        if h <= 0.0 {
+            break;
+        }
+        let mut step = g / h;
+        let before = loss_at(k);
+        while loss_at(k - step) > before && step.abs() > 1e-15 {
+            step /= 2.0;
+        }
+        k -= step;
+        if step.abs() <= 1e-12 * k.abs().max(1e-9) {
+            break;
+        }
+    }
+    k
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is positive definite
+/// here, the Hessian plus the penalty).
+fn solve(mut a: [[f64; FREE]; FREE], mut b: [f64; FREE]) -> [f64; FREE] {
+    for col in 0..FREE {
+        let pivot = (col..FREE)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .expect("rows left");
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (top, below) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (offset, row) in below.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            for (r, p) in row.iter_mut().zip(pivot_row).skip(col) {
+                *r -= f * p;
+            }
+            b[col + 1 + offset] -= f * b[col];
+        }
+    }
+    let mut x = [0.0; FREE];
+    for row in (0..FREE).rev() {
+        let tail: f64 = (row + 1..FREE).map(|c| a[row][c] * x[c]).sum();
+        x[row] = (b[row] - tail) / a[row][row];
+    }
+    x
+}
+
+/// Fits the `FITTED` weights of `start` with the scale `k` fixed, minimising the mean log loss
+/// plus `lambda` times the squared norm of `k * weight` (the weights in units of the logit).
+/// Returns the weights and the largest gradient component left (a convergence check).
+pub fn fit_weights(samples: &[Sample], start: &Weights, k: f64, lambda: f64) -> (Weights, f64) {
+    let fixed = start.with_free(&[0.0; FREE]);
+    let rows: Vec<([f64; FREE], f64, f64)> = samples
+        .iter()
+        .map(|s| (s.features(), k * fixed.eval(s), s.result))
+        .collect();
+    let n = rows.len().max(1) as f64;
+    let objective = |beta: &[f64; FREE]| {
+        let data: f64 = rows
+            .iter()
+            .map(|(x, off, y)| log_loss(off + dot(x, beta), *y))
+            .sum::<f64>()
+            / n;
+        data + lambda * dot(beta, beta)
+    };
+    let mut beta = start.free().map(|w| w * k);
+    let mut worst = f64::INFINITY;
+    for _ in 0..100 {
+        let mut g = [0.0; FREE];
+        let mut h = [[0.0; FREE]; FREE];
+        for (x, off, y) in &rows {
+            let p = sigmoid(off + dot(x, &beta));
+            let v = p * (1.0 - p);
+            for i in 0..FREE {
+                g[i] += (p - y) * x[i];
+                for j in 0..FREE {
+                    h[i][j] += v * x[i] * x[j];
+                }
+            }
+        }
+        for i in 0..FREE {
+            g[i] = g[i] / n + 2.0 * lambda * beta[i];
+            for v in h[i].iter_mut() {
+                *v /= n;
+            }
+            h[i][i] += 2.0 * lambda + 1e-12;
+        }
+        worst = g.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
+        if worst < 1e-10 {
+            break;
+        }
+        let step = solve(h, g);
+        let before = objective(&beta);
+        let mut t = 1.0;
+        let mut next = beta;
+        while t > 1e-6 {
+            for i in 0..FREE {
+                next[i] = beta[i] - t * step[i];
+            }
+            if objective(&next) <= before {
+                break;
+            }
+            t /= 2.0;
+        }
+        beta = next;
+    }
+    (start.with_free(&beta.map(|b| b / k)), worst)
+}
+
+fn dot(a: &[f64; FREE], b: &[f64; FREE]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Everything a fit run reports.
+#[derive(Clone, Debug)]
+pub struct FitReport {
+    pub train: usize,
+    pub test: usize,
+    pub k: f64,
+    pub weights: Weights,
+    /// Largest gradient component at the fitted weights.
+    pub gradient: f64,
+    /// Mean log loss of the current table and of the fitted one (same `k`).
+    pub train_before: f64,
+    pub train_after: f64,
+    pub test_before: f64,
+    pub test_after: f64,
+}
+
+/// Fits the weights (and `k`, unless given) on the positions outside every
+/// `holdout_every`-th game and measures the current and fitted tables on the training and
+/// held-out parts. With `k` given the result does not depend on the current table: the
+/// penalised loss has one minimum.
+pub fn run_fit(samples: &[Sample], holdout_every: u64, lambda: f64, k: Option<f64>) -> FitReport {
+    let (train, test) = split(samples, holdout_every);
+    let current = Weights::current();
+    let k = k.unwrap_or_else(|| fit_k(&train, &current));
+    let (weights, gradient) = fit_weights(&train, &current, k, lambda);
+    FitReport {
+        train: train.len(),
+        test: test.len(),
+        k,
+        weights,
+        gradient,
+        train_before: loss(&train, &current, k),
+        train_after: loss(&train, &weights, k),
+        test_before: loss(&test, &current, k),
+        test_after: loss(&test, &weights, k),
+    }
+}
+
+fn array_source(values: &[i32; PATTERN_COUNT]) -> String {
+    let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The table as Rust source for `tunables.rs`.
+pub fn table_source(weights: &Weights) -> String {
+    let (to_move, waiting) = weights.rounded();
+    format!(
+        "pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = {};\n\
+         pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = {};\n",
+        array_source(&to_move),
+        array_source(&waiting)
+    )
+}
+
+/// Reads back a table printed by `table_source` (or the one in `tunables.rs`).
+pub fn parse_table(source: &str) -> Result<([i32; PATTERN_COUNT], [i32; PATTERN_COUNT]), String> {
+    let array = |name: &str| -> Result<[i32; PATTERN_COUNT], String> {
+        let start = source
+            .find(&format!("pub const {name}:"))
+            .ok_or(format!("no {name}"))?;
+        let rest = &source[start..];
+        let open = rest.find("= [").ok_or(format!("{name}: no '= ['"))? + 3;
+        let close = rest[open..].find(']').ok_or(format!("{name}: no ']'"))? + open;
+        let values: Vec<i32> = rest[open..close]
+            .split(',')
+            .map(|v| v.trim().replace('_', "").parse::<i32>())
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("{name}: {e}"))?;
+        values
+            .try_into()
+            .map_err(|v: Vec<i32>| format!("{name}: {} values", v.len()))
+    };
+    Ok((array("TO_MOVE_PATTERN")?, array("WAITING_PATTERN")?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::evaluate;
+    use crate::tuning::Rng;
+    use crate::tuning::datagen::{GenConfig, generate_data};
+
+    #[test]
+    fn the_model_is_the_engines_evaluation() {
+        let board = Board::from_turns("JJ KIKK IIHH LLKL HKJK").unwrap();
+        let s = Sample::new(0, 1.0, &board);
+        let me = board.side_to_move();
+        assert_eq!(
+            Weights::current().eval(&s),
+            evaluate(&board, me) as f64,
+            "a change to eval.rs must be mirrored here"
+        );
+        assert!(s.mine.iter().chain(&s.theirs).any(|&c| c > 0));
+    }
+
+    /// Positions drawn from known weights: the fit must find them again.
+    #[test]
+    fn recovers_known_weights_from_synthetic_results() {
+        let truth = Weights::current().with_free(&[12.0, 50.0, 25.0, 300.0, 4.0, 10.0, 6.0, 30.0]);
+        let k = 1.0 / 150.0;
+        let mut rng = Rng::new(3);
+        let samples: Vec<Sample> = (0..20_000)
+            .map(|i| {
+                let mut s = Sample {
+                    game: i,
+                    result: 0.0,
+                    mine: [0; PATTERN_COUNT],
+                    theirs: [0; PATTERN_COUNT],
+                };
+                for (p, top) in [(1, 12), (2, 10), (3, 6), (4, 3)] {
+                    s.mine[p] = rng.below(top) as u16;
+                    s.theirs[p] = rng.below(top) as u16;
+                }
+                let p = sigmoid(k * truth.eval(&s));
+                s.result = f64::from((rng.below(1 << 20) as f64) < p * (1 << 20) as f64);
+                s
+            })
+            .collect();
+        let (fitted, gradient) = fit_weights(&samples, &Weights::current(), k, 0.0);
+        assert!(gradient < 1e-8, "converged: gradient {gradient}");
+        for (got, want) in fitted.free().iter().zip(truth.free()) {
+            assert!(
+                (got - want).abs() < 0.25 * want.abs() + 3.0,
+                "fitted {:?} truth {:?}",
+                fitted.free(),
+                truth.free()
+            );
+        }
+        assert!(loss(&samples, &fitted, k) <= loss(&samples, &truth, k));
+        // One minimum: another start ends in the same place.
+        let (again, _) = fit_weights(&samples, &Weights::without_fitted(), k, 0.0);
+        for (a, b) in again.free().iter().zip(fitted.free()) {
+            assert!(
+                (a - b).abs() < 1e-6,
+                "{:?} vs {:?}",
+                again.free(),
+                fitted.free()
+            );
+        }
+        // With the truth's weights the best scale is near the truth's scale.
+        let fitted_k = fit_k(&samples, &truth);
+        assert!((fitted_k / k - 1.0).abs() < 0.1, "k {fitted_k}");
+    }
+
+    /// The whole pipeline on a few self-play games: data, fit, table.
+    #[test]
+    fn pipeline_on_a_small_data_set() {
+        // More games with CONNECT6_FIT_TEST_GAMES; turns are capped at 20 ms.
+        let games = std::env::var("CONNECT6_FIT_TEST_GAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(6);
+        let config = GenConfig {
+            games,
+            seed: 5,
+            nodes: 1500,
+            spread: 6,
+            hash_mb: 1,
+            move_ms: Some(20),
+        };
+        let mut text = Vec::new();
+        let summary = generate_data(&config, &mut text, |_| {}).unwrap();
+        let (samples, skipped) = read_samples(&String::from_utf8(text).unwrap()).unwrap();
+        assert_eq!((samples.len(), skipped), (summary.positions, 0));
+        let report = run_fit(&samples, 0, 1e-4, None);
+        assert_eq!(report.train, samples.len());
+        assert!(
+            report.k > 0.0,
+            "a better eval means more wins: k {}",
+            report.k
+        );
+        assert!(report.train_after <= report.train_before);
+        let zero = loss(&samples, &Weights::without_fitted(), report.k);
+        assert!(report.train_after < zero.min(std::f64::consts::LN_2));
+        let source = table_source(&report.weights);
+        let (to_move, waiting) = parse_table(&source).unwrap();
+        assert_eq!((to_move, waiting), report.weights.rounded());
+        // Classes not fitted keep their values.
+        for p in [0, 5, 6, 7, 8, 9] {
+            assert_eq!(to_move[p], TO_MOVE_PATTERN[p]);
+            assert_eq!(waiting[p], WAITING_PATTERN[p]);
+        }
+    }
+
+    #[test]
+    fn the_engines_table_parses() {
+        let source = include_str!("../tunables.rs");
+        assert_eq!(
+            parse_table(source).unwrap(),
+            (TO_MOVE_PATTERN, WAITING_PATTERN)
+        );
+        assert!(parse_table("pub const TO_MOVE_PATTERN: [i32; 10] = [1, 2];").is_err());
+    }
+}

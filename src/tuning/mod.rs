@@ -1,0 +1,139 @@
+//! Fitting the evaluation's pattern weights from self-play ("Texel" tuning).
+//!
+//! - `datagen` plays seeded self-play games in-process with node-limited searches and writes
+//!   the quiet positions they pass through, each labelled with the game's result;
+//! - `fit` reads such a data set and fits `TO_MOVE_PATTERN` / `WAITING_PATTERN` by logistic
+//!   regression of the result on the evaluation, and prints the table as Rust source.
+//!
+//! The data set is text, one position a line, so a fit can be rerun on saved data:
+//!
+//! ```text
+//! # comment lines start with '#'
+//! <game> <result> <turns>
+//! 17 1 JJ KIKK IIHH LLKL
+//! ```
+//!
+//! `game` numbers the game the position comes from (the held-out split is by game, so
+//! positions of one game never sit on both sides), `result` is the game's outcome for the
+//! side to move in the position (`1` win, `0.5` draw, `0` loss), and `turns` are the protocol
+//! turns from the empty board (black's single first stone, then pairs).
+
+pub mod datagen;
+pub mod fit;
+
+use crate::board::Board;
+use crate::coord::Turn;
+
+/// A small seeded generator (splitmix64): reproducible data sets and openings without a
+/// dependency.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..below` (`below` > 0).
+    pub fn below(&mut self, below: usize) -> usize {
+        (self.next_u64() % below as u64) as usize
+    }
+}
+
+/// One line of a data set: a position and the result of its game for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Labelled {
+    pub game: u64,
+    /// 1 win, 0.5 draw, 0 loss, for the side to move in the position.
+    pub result: f64,
+    pub turns: Vec<Turn>,
+}
+
+impl Labelled {
+    pub fn to_line(&self) -> String {
+        let turns: Vec<String> = self.turns.iter().map(|t| t.to_protocol(false)).collect();
+        format!("{} {} {}", self.game, self.result, turns.join(" "))
+    }
+
+    /// Parses a data line (not a comment or blank line) and replays its turns under the rules.
+    pub fn parse(line: &str) -> Result<(Labelled, Board), String> {
+        let mut words = line.split_whitespace();
+        let game = words
+            .next()
+            .ok_or("empty line")?
+            .parse::<u64>()
+            .map_err(|e| format!("game number: {e}"))?;
+        let result = match words.next().ok_or("no result")? {
+            "1" => 1.0,
+            "0.5" => 0.5,
+            "0" => 0.0,
+            other => return Err(format!("result '{other}' is not 1, 0.5 or 0")),
+        };
+        let mut turns = Vec::new();
+        let mut board = Board::new();
+        for word in words {
+            let turn = Turn::parse(word).map_err(|e| format!("{word}: {e}"))?;
+            board.play_turn(&turn).map_err(|e| format!("{word}: {e}"))?;
+            turns.push(turn);
+        }
+        if board.is_over() {
+            return Err("the position is already decided".into());
+        }
+        Ok((
+            Labelled {
+                game,
+                result,
+                turns,
+            },
+            board,
+        ))
+    }
+}
+
+/// Whether the evaluation is what decides this position in the search: neither side has a
+/// threat window (the mover would win at once, or would have to block).
+pub fn is_quiet(board: &Board) -> bool {
+    use crate::board::Color;
+    !board.is_over()
+        && !board.has_threat_window(Color::Black)
+        && !board.has_threat_window(Color::White)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip_and_bad_lines_are_refused() {
+        let line = "12 0.5 JJ KIKK IIHH";
+        let (l, board) = Labelled::parse(line).unwrap();
+        assert_eq!(l.to_line(), line);
+        assert_eq!(board.stone_total(), 5);
+        assert!(Labelled::parse("12 2 JJ").is_err(), "result out of range");
+        assert!(Labelled::parse("12 1 JJ JJKK").is_err(), "occupied cell");
+        assert!(Labelled::parse("x 1 JJ").is_err(), "game number");
+        assert!(
+            Labelled::parse("3 1 JJKK").is_err(),
+            "first turn is one stone"
+        );
+    }
+
+    #[test]
+    fn rng_is_seeded_and_in_range() {
+        let mut a = Rng::new(5);
+        let mut b = Rng::new(5);
+        let xs: Vec<usize> = (0..100).map(|_| a.below(7)).collect();
+        let ys: Vec<usize> = (0..100).map(|_| b.below(7)).collect();
+        assert_eq!(xs, ys);
+        assert!(xs.iter().all(|&x| x < 7));
+        assert!((0..7).all(|v| xs.contains(&v)), "every value turns up");
+    }
+}
