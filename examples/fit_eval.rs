@@ -4,7 +4,7 @@
 //! cargo run --release --example fit_eval -- --games N --out DATA [--seed S] [--nodes N] [--spread K]
 //!     [--move-ms MS]
 //! cargo run --release --example fit_eval -- --fit DATA [--holdout M] [--lambda L] [--k K]
-//! cargo run --release --example fit_eval -- --openings N --out FILE [--seed S]
+//! cargo run --release --example fit_eval -- --openings N --out FILE [--seed S] [--radius R]
 //! ```
 //!
 //! The first plays N self-play games and writes their quiet positions (with `--move-ms` each
@@ -27,6 +27,7 @@ struct Args {
     fit: Option<String>,
     out: Option<String>,
     seed: Option<u64>,
+    radius: Option<i32>,
     nodes: Option<u64>,
     spread: Option<usize>,
     move_ms: Option<u64>,
@@ -49,6 +50,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--fit" => a.fit = Some(it.next().ok_or("--fit needs a file")?.clone()),
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?.clone()),
             "--seed" => a.seed = Some(number(flag, it.next())?),
+            "--radius" => a.radius = Some(number(flag, it.next())?),
             "--nodes" => a.nodes = Some(number(flag, it.next())?),
             "--spread" => a.spread = Some(number(flag, it.next())?),
             "--move-ms" => a.move_ms = Some(number(flag, it.next())?),
@@ -162,11 +164,12 @@ fn fit(a: &Args, path: &str) -> Result<(), String> {
 
 fn openings(a: &Args, count: usize, out: &str) -> Result<(), String> {
     let seed = a.seed.unwrap_or(1);
-    let list = two_turn_openings(count, seed);
+    let radius = a.radius.unwrap_or(2);
+    let list = two_turn_openings(count, seed, radius);
     let mut text = format!(
-        "# Two-turn openings: black JJ, then a white pair within two cells of JJ; black to move.\n\
+        "# Two-turn openings: black JJ, then a white pair within {radius} cells of JJ; black to move.\n\
          # {} of them, distinct up to the board's symmetries, drawn with seed {seed}\n\
-         # (cargo run --release --example fit_eval -- --openings {count} --seed {seed} --out FILE).\n",
+         # (cargo run --release --example fit_eval -- --openings {count} --seed {seed} --radius {radius} --out FILE).\n",
         list.len()
     );
     for o in &list {

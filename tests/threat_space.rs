@@ -1,6 +1,8 @@
-//! Threat-space play on positions from real games (`shared/records`): the solver's wins
-//! checked against every defence by brute force, the engine converting a win against the
-//! greedy player, and the engine finding the few turns that survive an opponent's threats.
+//! Threat-space play on positions from real games (`shared/records` and `shared/losses`):
+//! the solver's wins checked against every defence by brute force (every blocking set, and
+//! after a single threat every cell for the defender's free stone), the engine converting a
+//! win against the greedy player, and the engine finding the few turns that survive an
+//! opponent's threats.
 
 use connect6::baselines::GreedyPlayer;
 use connect6::board::{Board, Color, windows_in};
@@ -18,12 +20,25 @@ const VCDT_WINS: [&str; 3] = [
     "JJ IJKJ JKJI JLJH IIKK HHLK LLNN MMGI IKHK GKLH KHGJ",
 ];
 
-/// Positions where most candidate turns let the opponent win by double threats.
-const FEW_SURVIVE: [&str; 2] = [
-    "JJ HJHI IKHL GMHK KIKK LHHH HGKJ",
+/// Positions where the side to move wins with a line that needs a single-threat turn: the
+/// solver with double threats alone finds nothing in them (depth 8, 200,000 nodes). The
+/// first five are from the games in `shared/losses` (the reference's win, one turn after
+/// this engine's losing turn), the last from `shared/records`.
+const SINGLE_THREAT_WINS: [&str; 6] = [
+    "JJ HIIL IKJK HKJM GJHJ KNIJ JILO JLHL KKLL LKII KLKM GLJN KIEL KHJO LHJQ MGKP JHMM JFNN \
+     LJMK IGNL MJNJ OIOJ LMMN NOML NMLQ OMLN OLIN",
+    "JJ HKKL LHIH IKJL KHJH HHMH",
+    "JJ JIKK LLJM KJKI LKKL LIMI IINI",
+    "JJ KLLJ GJMI LKLL JLLM JMMJ NIIN",
+    "JJ JKKI KJKG IJHK HIJI KKLK JGIK KLLM JHMN",
     "MH MGNI MJNJ LHKI JJOI LJMK JHLI JKJG OLKK NKII OKOJ OMOG NLPJ QJMM QLPL MLRL RNQM MISO \
-     PMPK PNPI SGNF QING LGOH LMMN MPKL KNLN ONJO NOKM JMIN HOMO HMGL KPFK",
+     PMPK PNPI SGNF",
 ];
+
+/// Positions where most candidate turns let the opponent win by a threat sequence. (A
+/// second position from the same record, where 57 of 60 turns lost to double threats,
+/// turned out lost outright once single threats were searched: every turn loses there.)
+const FEW_SURVIVE: [&str; 1] = ["JJ HJHI IKHL GMHK KIKK LHHH HGKJ"];
 
 /// Every set of at most two empty cells hitting all of `attacker`'s threat windows, found
 /// by brute force over the windows' cells (a blocker elsewhere blocks nothing).
@@ -56,11 +71,19 @@ fn blocking_sets(board: &Board, attacker: Color) -> Vec<Vec<Cell>> {
     sets
 }
 
-/// The attacker (to move) wins by double threats within `depth` turns against every
-/// defence: each defender reply is every blocking set, by brute force.
-fn wins_against_every_defence(board: &Board, depth: u8, solver: &mut Solver) -> bool {
+/// The attacker (to move) wins within `depth` turns against every defence, following the
+/// solver's turns: each defender reply is every blocking set found by brute force, and
+/// after a single threat (a one-cell blocking set) the free stone goes on every empty cell.
+/// Counts the single-threat turns met in `singles`.
+fn wins_against_every_defence(
+    board: &Board,
+    depth: u8,
+    solver: &mut Solver,
+    limits: impl Fn(u8) -> SolveLimits + Copy,
+    singles: &mut usize,
+) -> bool {
     let attacker = board.side_to_move();
-    let Verdict::Win(turn) = solver.solve(board, SolveLimits::new(depth, 2_000_000, None)) else {
+    let Verdict::Win(turn) = solver.solve(board, limits(depth)) else {
         return false;
     };
     let mut b = board.clone();
@@ -73,16 +96,34 @@ fn wins_against_every_defence(board: &Board, depth: u8, solver: &mut Solver) -> 
         "{turn} leaves the defender a six"
     );
     let defences = blocking_sets(&b, attacker);
-    assert!(
-        defences.iter().all(|d| d.len() == 2),
-        "{turn} makes fewer than two threats"
-    );
-    defences.iter().all(|d| {
+    assert!(!defences.is_empty() || depth > 0);
+    let lone: Vec<Cell> = defences
+        .iter()
+        .filter(|d| d.len() == 1)
+        .map(|d| d[0])
+        .collect();
+    if !lone.is_empty() {
+        *singles += 1;
+    }
+    let mut replies: Vec<Turn> = defences
+        .iter()
+        .filter(|d| d.len() == 2 && !d.iter().any(|c| lone.contains(c)))
+        .map(|d| Turn::two(d[0], d[1]))
+        .collect();
+    for &x in &lone {
+        replies.extend(
+            Cell::all()
+                .filter(|&y| y != x && b.is_empty(y))
+                .map(|y| Turn::two(x.min(y), x.max(y))),
+        );
+    }
+    replies.sort_by_key(|t| t.cells().map(|c| c.index()).collect::<Vec<_>>());
+    replies.dedup();
+    replies.iter().all(|reply| {
         let mut after = b.clone();
-        after
-            .play_turn(&Turn::two(d[0], d[1]))
-            .expect("legal defence");
-        !after.has_six(attacker.other()) && wins_against_every_defence(&after, depth - 1, solver)
+        after.play_turn(reply).expect("legal defence");
+        !after.has_six(attacker.other())
+            && wins_against_every_defence(&after, depth - 1, solver, limits, singles)
     })
 }
 
@@ -91,10 +132,31 @@ fn solver_wins_hold_against_every_defence() {
     for p in VCDT_WINS {
         let board = Board::from_turns(p).unwrap();
         let mut solver = Solver::new(1 << 16);
+        let limits = |d| SolveLimits::new(d, 2_000_000, None).double_threats_only();
         assert!(
-            wins_against_every_defence(&board, 6, &mut solver),
+            wins_against_every_defence(&board, 6, &mut solver, limits, &mut 0),
             "no sound VCDT in {p}"
         );
+    }
+}
+
+#[test]
+fn single_threat_wins_hold_against_every_defence() {
+    let mut solver = Solver::new(1 << 18);
+    for p in SINGLE_THREAT_WINS {
+        let board = Board::from_turns(p).unwrap();
+        let double_only = Solver::new(1 << 16).solve(
+            &board,
+            SolveLimits::new(8, 200_000, None).double_threats_only(),
+        );
+        assert_eq!(double_only, Verdict::NoWin, "double threats alone win {p}");
+        let mut singles = 0;
+        let limits = |d| SolveLimits::new(d, 2_000_000, None);
+        assert!(
+            wins_against_every_defence(&board, 4, &mut solver, limits, &mut singles),
+            "no sound win in {p}"
+        );
+        assert!(singles > 0, "the line of {p} has no single-threat turn");
     }
 }
 
@@ -152,7 +214,7 @@ fn engine_finds_a_turn_that_survives() {
         let verdict = Solver::new(1 << 16).solve(&after, SolveLimits::new(6, 200_000, None));
         assert!(
             !matches!(verdict, Verdict::Win(_)),
-            "{turn} loses to a VCDT in {p}"
+            "{turn} loses to a threat sequence in {p}"
         );
     }
 }

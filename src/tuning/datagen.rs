@@ -226,10 +226,10 @@ fn symmetric(dc: i32, dr: i32, s: usize) -> (i32, i32) {
     )
 }
 
-/// `count` distinct two-turn openings for matches: black's `JJ` and a white pair within two
-/// cells of it, black to move; no two are mirror images or rotations of each other. Written
-/// in the `match --openings` format (`JJ KIKK`).
-pub fn two_turn_openings(count: usize, seed: u64) -> Vec<String> {
+/// `count` distinct two-turn openings for matches: black's `JJ` and a white pair within
+/// `radius` cells of it, black to move; no two are mirror images or rotations of each other.
+/// Written in the `match --openings` format (`JJ KIKK`).
+pub fn two_turn_openings(count: usize, seed: u64, radius: i32) -> Vec<String> {
     let centre = Cell::CENTER;
     let offset = |c: Cell| {
         (
@@ -240,11 +240,11 @@ pub fn two_turn_openings(count: usize, seed: u64) -> Vec<String> {
     let mut rng = Rng::new(seed);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    // 24 cells give 276 pairs, 44 up to symmetry: asking for more returns those 44.
+    // Radius 2: 24 cells give 276 pairs, 44 up to symmetry; asking for more returns those.
     let mut attempts = 0;
     while out.len() < count && attempts < 100_000 {
         attempts += 1;
-        let turn = random_pair(&mut rng, centre, 2);
+        let turn = random_pair(&mut rng, centre, radius);
         let (a, b) = (offset(turn.first), offset(turn.second.expect("a pair")));
         let canonical = (0..8)
             .map(|s| {
@@ -348,9 +348,9 @@ mod tests {
 
     #[test]
     fn match_openings_are_distinct_up_to_symmetry_and_near_the_centre() {
-        let openings = two_turn_openings(30, 11);
+        let openings = two_turn_openings(30, 11, 2);
         assert_eq!(openings.len(), 30);
-        assert_eq!(openings, two_turn_openings(30, 11));
+        assert_eq!(openings, two_turn_openings(30, 11, 2));
         let mut shapes = HashSet::new();
         for o in &openings {
             let board = Board::from_turns(o).unwrap();
