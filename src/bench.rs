@@ -4,6 +4,8 @@
 use crate::board::{Board, Color};
 use crate::coord::Cell;
 use crate::search::{Limits, Searcher};
+use crate::solver::{SolveLimits, Solver, Verdict};
+use crate::tunables::{ROOT_THREAT_DEPTH, THREAT_CACHE_ENTRIES};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -16,6 +18,24 @@ pub const POSITIONS: [&str; 4] = [
     "JJ JIIJ IKKK GLHK KHFM KILL IIHJ",
 ];
 
+/// Positions for the threat solver alone: in each the side to move wins with a line that
+/// needs a single-threat turn (double threats alone find nothing). The first five come from
+/// the games in `shared/losses` (the reference's win, one turn after this engine's losing
+/// turn), the last from `shared/records`.
+pub const SOLVER_POSITIONS: [&str; 6] = [
+    "JJ HIIL IKJK HKJM GJHJ KNIJ JILO JLHL KKLL LKII KLKM GLJN KIEL KHJO LHJQ MGKP JHMM JFNN \
+     LJMK IGNL MJNJ OIOJ LMMN NOML NMLQ OMLN OLIN",
+    "JJ HKKL LHIH IKJL KHJH HHMH",
+    "JJ JIKK LLJM KJKI LKKL LIMI IINI",
+    "JJ KLLJ GJMI LKLL JLLM JMMJ NIIN",
+    "JJ JKKI KJKG IJHK HIJI KKLK JGIK KLLM JHMN",
+    "MH MGNI MJNJ LHKI JJOI LJMK JHLI JKJG OLKK NKII OKOJ OMOG NLPJ QJMM QLPL MLRL RNQM MISO \
+     PMPK PNPI SGNF",
+];
+
+/// Node budget of each solver position.
+const SOLVER_NODES: u64 = 200_000;
+
 pub const DEFAULT_DEPTH: u8 = 4;
 
 pub struct BenchResult {
@@ -27,6 +47,20 @@ pub struct BenchResult {
     pub threat_time: Duration,
     /// FNV-1a over each position's node count, best turn and score.
     pub signature: u64,
+    pub lines: Vec<String>,
+    /// The solver alone on `SOLVER_POSITIONS`.
+    pub solver: SolverBench,
+}
+
+/// What the solver did on `SOLVER_POSITIONS`.
+#[derive(Default)]
+pub struct SolverBench {
+    pub positions: usize,
+    pub wins: usize,
+    pub nodes: u64,
+    pub time: Duration,
+    /// Longest win found, in attacker turns.
+    pub longest: u8,
     pub lines: Vec<String>,
 }
 
@@ -47,6 +81,7 @@ pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
         threat_time: Duration::ZERO,
         signature: 0xcbf2_9ce4_8422_2325,
         lines: vec![],
+        solver: SolverBench::default(),
     };
     for (i, turns) in POSITIONS.iter().enumerate() {
         let board = Board::from_turns(turns).expect("bench positions are legal");
@@ -77,6 +112,44 @@ pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
             r.threat_nodes,
             r.threat_time.as_secs_f64(),
             r.elapsed.as_secs_f64(),
+        ));
+    }
+    out.solver = solve_positions(&mut out.signature);
+    out
+}
+
+/// The threat solver alone on each of `SOLVER_POSITIONS`, with a fresh solver each.
+fn solve_positions(signature: &mut u64) -> SolverBench {
+    let mut out = SolverBench::default();
+    for (i, turns) in SOLVER_POSITIONS.iter().enumerate() {
+        let board = Board::from_turns(turns).expect("bench positions are legal");
+        let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
+        let began = Instant::now();
+        let verdict = solver.solve(
+            &board,
+            SolveLimits::new(ROOT_THREAT_DEPTH, SOLVER_NODES, None),
+        );
+        let time = began.elapsed();
+        out.positions += 1;
+        out.nodes += solver.nodes();
+        out.time += time;
+        fnv(signature, solver.nodes());
+        let what = match verdict {
+            Verdict::Win(turn) => {
+                let length = solver.last_proof().length;
+                out.wins += 1;
+                out.longest = out.longest.max(length);
+                fnv(signature, turn.first.index() as u64);
+                format!("win {turn} in {length} turns ({} plies)", 2 * length - 1)
+            }
+            Verdict::NoWin => "no win".to_string(),
+            Verdict::Unknown => "unknown (node limit)".to_string(),
+        };
+        out.lines.push(format!(
+            "solver position {}: {what} | nodes {} in {:.3}s",
+            i + 1,
+            solver.nodes(),
+            time.as_secs_f64()
         ));
     }
     out
@@ -185,6 +258,20 @@ pub fn main(args: BenchArgs) -> ExitCode {
         r.threat_nodes as f64 / r.threat_time.as_secs_f64().max(1e-9),
         r.elapsed.as_secs_f64(),
         r.signature
+    );
+    for line in &r.solver.lines {
+        println!("{line}");
+    }
+    let sv = &r.solver;
+    println!(
+        "solver: {} positions, {} wins, nodes {} in {:.3}s ({:.0}/s), longest line {} turns ({} plies)",
+        sv.positions,
+        sv.wins,
+        sv.nodes,
+        sv.time.as_secs_f64(),
+        sv.nodes as f64 / sv.time.as_secs_f64().max(1e-9),
+        sv.longest,
+        (2 * sv.longest as usize).saturating_sub(1)
     );
     if threads > 1 {
         let time = Duration::from_secs(1);

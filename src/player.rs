@@ -22,6 +22,8 @@ pub struct Engine {
     lateness: Lateness,
     /// When the process started, until the first search: see `start_up_debt`.
     born: Option<Instant>,
+    /// When the engine was ready to read its first request.
+    ready: Instant,
     /// Search on the opponent's time (`--ponder`).
     ponder: bool,
     job: Option<PonderJob>,
@@ -44,6 +46,10 @@ struct PonderJob {
 /// Start-up time (to the first request) of an engine on a machine that is not overloaded.
 const NORMAL_START_UP: Duration = Duration::from_millis(50);
 
+/// A first search starting within this of the engine being ready answers a request that
+/// was already waiting (reading and parsing a few lines takes far less).
+const REQUEST_WAITING: Duration = Duration::from_millis(100);
+
 /// Deepest search when no `depth` is set: time decides first.
 pub const DEFAULT_MAX_DEPTH: u8 = 40;
 
@@ -64,6 +70,7 @@ impl Engine {
             turns_played: 0,
             lateness: Lateness::default(),
             born: Some(born),
+            ready: Instant::now(),
             ponder: false,
             job: None,
             hash_mb,
@@ -92,17 +99,20 @@ impl Engine {
     }
 
     /// Time the referee may already have counted against our first reply: a referee that
-    /// starts the engine and sends its first request at once times our start-up too. A
-    /// request that comes long after start-up (a person typing, a referee that waits: more
-    /// than twice the cap, and at least a second) owes nothing.
+    /// starts the engine and writes its first request at once may time our start-up too.
+    /// Such a request is waiting when the engine is ready, so the search starts right after
+    /// start-up. A first search that starts later came after the engine sat waiting for
+    /// input (the opponent thinking, a person typing): the referee's clock started with
+    /// that request, and nothing is owed.
     fn start_up_debt(&mut self, now: Instant) -> Duration {
         let Some(born) = self.born.take() else {
             return Duration::ZERO;
         };
         let since = now.saturating_duration_since(born);
-        // On a loaded machine start-up alone can take half a short cap: only a request that
-        // comes well after it is taken to come from a referee that waited.
-        if since < (self.move_cap * 2).max(Duration::from_secs(1)) {
+        // A start-up of more than twice the cap (at least a second) is no referee's request
+        // waiting: the engine was made long before it was asked anything.
+        let plausible = since < (self.move_cap * 2).max(Duration::from_secs(1));
+        if plausible && now.saturating_duration_since(self.ready) < REQUEST_WAITING {
             since
         } else {
             Duration::ZERO

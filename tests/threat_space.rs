@@ -20,20 +20,9 @@ const VCDT_WINS: [&str; 3] = [
     "JJ IJKJ JKJI JLJH IIKK HHLK LLNN MMGI IKHK GKLH KHGJ",
 ];
 
-/// Positions where the side to move wins with a line that needs a single-threat turn: the
-/// solver with double threats alone finds nothing in them (depth 8, 200,000 nodes). The
-/// first five are from the games in `shared/losses` (the reference's win, one turn after
-/// this engine's losing turn), the last from `shared/records`.
-const SINGLE_THREAT_WINS: [&str; 6] = [
-    "JJ HIIL IKJK HKJM GJHJ KNIJ JILO JLHL KKLL LKII KLKM GLJN KIEL KHJO LHJQ MGKP JHMM JFNN \
-     LJMK IGNL MJNJ OIOJ LMMN NOML NMLQ OMLN OLIN",
-    "JJ HKKL LHIH IKJL KHJH HHMH",
-    "JJ JIKK LLJM KJKI LKKL LIMI IINI",
-    "JJ KLLJ GJMI LKLL JLLM JMMJ NIIN",
-    "JJ JKKI KJKG IJHK HIJI KKLK JGIK KLLM JHMN",
-    "MH MGNI MJNJ LHKI JJOI LJMK JHLI JKJG OLKK NKII OKOJ OMOG NLPJ QJMM QLPL MLRL RNQM MISO \
-     PMPK PNPI SGNF",
-];
+/// Positions where the side to move wins with a line that needs a single-threat turn, from
+/// `shared/losses` and `shared/records` (the bench's solver positions, described there).
+const SINGLE_THREAT_WINS: [&str; 6] = connect6::bench::SOLVER_POSITIONS;
 
 /// Positions where most candidate turns let the opponent win by a threat sequence. (A
 /// second position from the same record, where 57 of 60 turns lost to double threats,
