@@ -60,7 +60,13 @@ pub fn guard(
             Verdict::Unknown => {}
         }
     }
-    Guard::Checked(Box::new(refute(solver, board, root, zone.as_ref(), deadline)))
+    Guard::Checked(Box::new(refute(
+        solver,
+        board,
+        root,
+        zone.as_ref(),
+        deadline,
+    )))
 }
 
 /// Adds root turns through the cells where a defence can start: the opponent's first turn,

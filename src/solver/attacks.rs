@@ -11,8 +11,8 @@
 //! else builds nothing the sequence can use on its next turn.
 
 use crate::coord::{CELLS, Cell, Turn};
-use crate::stones::{Color, Stones, WindowSet, windows_in};
 use crate::geometry::{GEOMETRY, WINDOW};
+use crate::stones::{Color, Stones, WindowSet, windows_in};
 use crate::threats::{WindowList, blocks, stones_to_stop, threat_count, threat_windows};
 use crate::tunables::{SOLVER_DOUBLE_THREAT_TURNS, SOLVER_SINGLE_THREAT_TURNS};
 use arrayvec::ArrayVec;
@@ -292,7 +292,12 @@ mod tests {
         for t in &turns {
             let mut after = stones.clone();
             after.place_turn(&t.turn, attacker);
-            assert_eq!(threat_count(&after, attacker) as u8, t.threats, "{}", t.turn);
+            assert_eq!(
+                threat_count(&after, attacker) as u8,
+                t.threats,
+                "{}",
+                t.turn
+            );
             assert!(!after.has_threat_window(attacker.other()));
             // The rule: each stone lies in a window of three or more attacker stones.
             for c in t.turn.cells() {

@@ -284,7 +284,9 @@ impl Solver {
             zone: CellSet::new(),
         };
         // A defender stone on a threat window's empty cell changes what must be answered.
-        proof.zone.add_empty_cells_of(board, board.threat_windows(attacker));
+        proof
+            .zone
+            .add_empty_cells_of(board, board.threat_windows(attacker));
         if attack.threats >= 3 {
             return Some(proof);
         }
