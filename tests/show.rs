@@ -230,3 +230,44 @@ fn a_record_file_with_a_six() {
     });
     assert_eq!(marks.count(), record.moves.len());
 }
+
+#[test]
+fn match_svg_writes_a_picture_beside_each_record() {
+    let exe = env!("CARGO_BIN_EXE_connect6");
+    let dir = std::env::temp_dir().join(format!("c6-match-svg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let status = std::process::Command::new(exe)
+        .args([
+            "match",
+            "--games",
+            "2",
+            "--move-time",
+            "0.2",
+            "--quiet",
+            "--svg",
+        ])
+        .arg("--records")
+        .arg(&dir)
+        .arg(format!("{exe} --player random --name R"))
+        .arg(format!("{exe} --player greedy --name G"))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("match runs");
+    assert!(status.success());
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("records written")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let records = names.iter().filter(|n| n.ends_with(".txt")).count();
+    assert_eq!(records, 2, "{names:?}");
+    for n in names.iter().filter(|n| n.ends_with(".txt")) {
+        let svg = dir.join(n.replace(".txt", ".svg"));
+        let text = std::fs::read_to_string(&svg).expect("a picture beside the record");
+        assert!(
+            text.contains("<svg") && text.contains("class=\"stone"),
+            "{}",
+            svg.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

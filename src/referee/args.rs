@@ -47,6 +47,9 @@ pub struct MatchArgs {
     /// Write one record per game into DIR.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
+    /// With --records, also write an SVG picture beside each record.
+    #[arg(long, requires = "records")]
+    pub svg: bool,
     /// Games played in parallel.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = count)]
     pub concurrency: usize,

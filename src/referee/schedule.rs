@@ -276,6 +276,12 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
             if let Some(dir) = &config.records {
                 let rec = record_of(&result, &names, config, openings.len());
                 match write_record(dir, &rec, result.number) {
+                    Ok(path) if config.svg => {
+                        let svg = crate::tools::show::svg_for_record(&rec);
+                        if let Err(e) = std::fs::write(path.with_extension("svg"), svg) {
+                            log::error!("cannot write picture of game {}: {e}", result.number);
+                        }
+                    }
                     Ok(path) => log::debug!("record written to {}", path.display()),
                     Err(e) => log::error!("cannot write record of game {}: {e}", result.number),
                 }
