@@ -163,15 +163,7 @@ pub fn throughput(threads: usize, time: Duration) -> f64 {
         let board = Board::from_turns(turns).expect("legal");
         let mut searcher = Searcher::new(64);
         searcher.set_threads(threads);
-        let r = searcher.search(
-            &board,
-            Limits {
-                max_depth: 60,
-                soft: time,
-                hard: time,
-                nodes: None,
-            },
-        );
+        let r = searcher.search(&board, Limits::time(time));
         nodes += r.nodes;
         search_time += r.elapsed.saturating_sub(r.threat_time);
     }
@@ -202,15 +194,7 @@ pub fn place_remove_rate(duration: Duration) -> f64 {
 pub fn depth_in(time: Duration) -> (u8, u64) {
     let board = Board::from_turns(POSITIONS[1]).expect("legal");
     let mut searcher = Searcher::new(64);
-    let r = searcher.search(
-        &board,
-        Limits {
-            max_depth: 60,
-            soft: time,
-            hard: time,
-            nodes: None,
-        },
-    );
+    let r = searcher.search(&board, Limits::time(time));
     (r.depth, r.nodes)
 }
 

@@ -40,6 +40,16 @@ impl Limits {
             nodes: None,
         }
     }
+
+    /// As deep as `time` allows, all of it spent (for timed measurements).
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            max_depth: 60,
+            soft: time,
+            hard: time,
+            nodes: None,
+        }
+    }
 }
 
 /// The outcome of a search.
