@@ -5,6 +5,7 @@
 //!     [--move-ms MS]
 //! cargo run --release --example fit_eval -- --fit DATA [--holdout M] [--lambda L] [--k K]
 //! cargo run --release --example fit_eval -- --openings N --out FILE [--seed S] [--radius R]
+//!     [--balance-depth D]
 //! ```
 //!
 //! The first plays N self-play games and writes their quiet positions (with `--move-ms` each
@@ -12,9 +13,13 @@
 //! the machine's speed); the second fits the
 //! table on them (every M-th game held out, default 10; the scale K fitted with the current
 //! table unless given) and prints it as Rust source; the
-//! third writes N two-turn match openings (`JJ` and a white pair near it).
+//! third writes N two-turn match openings (`JJ` and a white pair near it): drawn at random,
+//! or with `--balance-depth D` the N that black scores lowest at search depth D of all the
+//! shapes within the radius (random white pairs mostly hand black the game).
 
-use connect6::tuning::datagen::{GenConfig, generate_data, two_turn_openings};
+use connect6::tuning::datagen::{
+    GenConfig, balanced_openings, generate_data, two_turn_openings,
+};
 use connect6::tuning::fit::{FITTED, Weights, read_samples, run_fit, table_source};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -28,6 +33,7 @@ struct Args {
     out: Option<String>,
     seed: Option<u64>,
     radius: Option<i32>,
+    balance_depth: Option<u8>,
     nodes: Option<u64>,
     spread: Option<usize>,
     move_ms: Option<u64>,
@@ -51,6 +57,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?.clone()),
             "--seed" => a.seed = Some(number(flag, it.next())?),
             "--radius" => a.radius = Some(number(flag, it.next())?),
+            "--balance-depth" => a.balance_depth = Some(number(flag, it.next())?),
             "--nodes" => a.nodes = Some(number(flag, it.next())?),
             "--spread" => a.spread = Some(number(flag, it.next())?),
             "--move-ms" => a.move_ms = Some(number(flag, it.next())?),
@@ -165,11 +172,30 @@ fn fit(a: &Args, path: &str) -> Result<(), String> {
 fn openings(a: &Args, count: usize, out: &str) -> Result<(), String> {
     let seed = a.seed.unwrap_or(1);
     let radius = a.radius.unwrap_or(2);
-    let list = two_turn_openings(count, seed, radius);
+    let (list, how): (Vec<String>, String) = match a.balance_depth {
+        None => (
+            two_turn_openings(count, seed, radius),
+            format!("drawn with seed {seed}"),
+        ),
+        Some(depth) => {
+            let scored = balanced_openings(count, seed, radius, depth);
+            let how = format!(
+                "the {} that black scores lowest (from {} to {}) at search depth {depth} of all\n\
+                 # shapes within the radius: random white pairs mostly hand black the game",
+                scored.len(),
+                scored.first().map_or(0, |s| s.1),
+                scored.last().map_or(0, |s| s.1),
+            );
+            (scored.into_iter().map(|(text, _)| text).collect(), how)
+        }
+    };
+    let balance = a
+        .balance_depth
+        .map_or(String::new(), |d| format!(" --balance-depth {d}"));
     let mut text = format!(
         "# Two-turn openings: black JJ, then a white pair within {radius} cells of JJ; black to move.\n\
-         # {} of them, distinct up to the board's symmetries, drawn with seed {seed}\n\
-         # (cargo run --release --example fit_eval -- --openings {count} --seed {seed} --radius {radius} --out FILE).\n",
+         # {} of them, distinct up to the board's symmetries, {how}\n\
+         # (cargo run --release --example fit_eval -- --openings {count} --seed {seed} --radius {radius}{balance} --out FILE).\n",
         list.len()
     );
     for o in &list {

@@ -260,6 +260,25 @@ pub fn two_turn_openings(count: usize, seed: u64, radius: i32) -> Vec<String> {
     out
 }
 
+/// The `count` two-turn openings within `radius` of JJ that are most even by the engine's
+/// own judgement: every shape up to symmetry is searched to `depth` with black to move, and
+/// the ones black scores lowest are kept (ties by text), each with its score. Random white
+/// pairs are mostly poor replies that hand black the game; the search sorts out the ones a
+/// strong white would play.
+pub fn balanced_openings(count: usize, seed: u64, radius: i32, depth: u8) -> Vec<(String, i32)> {
+    let mut scored: Vec<(String, i32)> = two_turn_openings(usize::MAX, seed, radius)
+        .into_iter()
+        .map(|text| {
+            let board = Board::from_turns(&text).expect("generated openings are legal");
+            let score = Searcher::new(16).search(&board, Limits::depth(depth)).score;
+            (text, score)
+        })
+        .collect();
+    scored.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    scored.truncate(count);
+    scored
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,6 +387,21 @@ mod tests {
                 .min()
                 .unwrap();
             assert!(shapes.insert(shape), "{o} repeats a shape");
+        }
+    }
+
+    #[test]
+    fn balanced_openings_are_the_lowest_scored_shapes() {
+        // Radius 1: the 8 neighbours of JJ give 28 pairs, 5 shapes up to symmetry.
+        let all = balanced_openings(usize::MAX, 3, 1, 2);
+        assert_eq!(all.len(), 5);
+        let kept = balanced_openings(3, 3, 1, 2);
+        assert_eq!(kept.as_slice(), &all[..3]);
+        assert!(all.windows(2).all(|w| w[0].1 <= w[1].1));
+        for (text, score) in &all {
+            let board = Board::from_turns(text).unwrap();
+            let again = Searcher::new(16).search(&board, Limits::depth(2)).score;
+            assert_eq!(*score, again, "{text}");
         }
     }
 }
