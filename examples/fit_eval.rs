@@ -17,9 +17,7 @@
 //! or with `--balance-depth D` the N that black scores lowest at search depth D of all the
 //! shapes within the radius (random white pairs mostly hand black the game).
 
-use connect6::tuning::datagen::{
-    GenConfig, balanced_openings, generate_data, two_turn_openings,
-};
+use connect6::tuning::datagen::{GenConfig, balanced_openings, generate_data, two_turn_openings};
 use connect6::tuning::fit::{FITTED, Weights, read_samples, run_fit, table_source};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;

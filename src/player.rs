@@ -212,13 +212,15 @@ impl Player for Engine {
         );
         let report = self.search(board, started, limits);
         log::info!(
-            "{} score {} depth {} nodes {} in {:?} ({:.0} nodes/s)",
+            "{} score {} depth {} nodes {} in {:?} ({:.0} nodes/s); threat solver {} nodes in {:?}",
             report.best,
             report.score,
             report.depth,
             report.nodes,
             report.elapsed,
-            report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9)
+            report.nodes as f64 / report.elapsed.as_secs_f64().max(1e-9),
+            report.threat_nodes,
+            report.threat_time
         );
         self.turns_played += 1;
         let used = started.elapsed();
@@ -358,9 +360,9 @@ mod tests {
         b
     }
 
-    #[test]
-    fn a_right_guess_answers_from_the_ponder_search_in_time() {
-        let cap = Duration::from_millis(300);
+    /// A pondering engine that has played its turn in the middle game: the engine, the
+    /// position the opponent is to move in, and the opponent's turn it guessed.
+    fn pondering(cap: Duration) -> (Engine, Board, Turn) {
         let mut e = engine(cap, None).with_ponder(true);
         let board = middle_game();
         let ours = e.choose(&board);
@@ -369,6 +371,13 @@ mod tests {
         let guess = e
             .ponder_guess()
             .expect("the search left the opponent's best reply");
+        (e, waiting, guess)
+    }
+
+    #[test]
+    fn a_right_guess_answers_from_the_ponder_search_in_time() {
+        let cap = Duration::from_millis(300);
+        let (mut e, waiting, guess) = pondering(cap);
         // Pondered longer than the move's own budget: the answer comes without more search.
         std::thread::sleep(Duration::from_millis(400));
         let position = after(&waiting, &guess);
@@ -383,12 +392,7 @@ mod tests {
     #[test]
     fn a_wrong_guess_is_dropped_and_the_move_searched_in_time() {
         let cap = Duration::from_millis(300);
-        let mut e = engine(cap, None).with_ponder(true);
-        let board = middle_game();
-        let ours = e.choose(&board);
-        let waiting = after(&board, &ours);
-        e.ponder_start(&waiting);
-        let guess = e.ponder_guess().unwrap();
+        let (mut e, waiting, guess) = pondering(cap);
         std::thread::sleep(Duration::from_millis(50));
         let other = crate::pairs::any_legal_turn(&waiting).unwrap();
         assert_ne!(other, guess);

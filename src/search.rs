@@ -245,11 +245,15 @@ impl Searcher {
         situation: Situation,
         report: &mut Report,
     ) {
+        let crew = self.start_helpers(board, root);
         let threats_began = Instant::now();
         if let Some(win) = self.own_threats(board) {
             report.best = win;
             report.score = WIN_BOUND + 1;
             report.threat_time = threats_began.elapsed();
+            if let Some(crew) = crew {
+                self.stop_helpers(crew);
+            }
             return;
         }
         let share = self
@@ -262,7 +266,10 @@ impl Searcher {
         report.threat_time = threats_began.elapsed();
         report.best = root[0].1;
         if root.len() > 1 {
-            self.iterate(board, root, report);
+            self.deepen(board, root, report, 1);
+        }
+        if let Some(crew) = crew {
+            self.stop_helpers(crew);
         }
         if let Guard::Checked(verified) = guard {
             let checking_began = Instant::now();
@@ -317,14 +324,6 @@ impl Searcher {
             }
         }
         chosen
-    }
-
-    fn iterate(&mut self, board: &mut Board, root: &mut Pairs, report: &mut Report) {
-        if self.helpers.is_empty() {
-            self.deepen(board, root, report, 1);
-        } else {
-            self.deepen_in_parallel(board, root, report);
-        }
     }
 
     /// Iterative deepening over the root turns from depth `first` on.

@@ -55,14 +55,14 @@ pub const ROOT_THREAT_DEPTH: u8 = 11;
 pub const ROOT_THREAT_NODES: u64 = 40_000;
 /// Share of the soft time limit spent looking for our own threat sequence before the main
 /// search.
-pub const ROOT_THREAT_TIME_SHARE: f64 = 0.2;
+pub const ROOT_THREAT_TIME_SHARE: f64 = 0.1;
 /// The opponent's threat sequence after one of our root turns: depth and nodes per check.
 pub const SAFETY_THREAT_DEPTH: u8 = 10;
 pub const SAFETY_THREAT_NODES: u64 = 2_000;
 /// The opponent's threat sequence if it had the move now: nodes for that one question.
 pub const NULL_MOVE_THREAT_NODES: u64 = 20_000;
 /// Share of the soft time limit spent checking root turns against opponent threats.
-pub const SAFETY_TIME_SHARE: f64 = 0.3;
+pub const SAFETY_TIME_SHARE: f64 = 0.15;
 /// Cells of the opponent's proof zone paired with each other as extra root turns.
 pub const ZONE_CELLS_PAIRED: usize = 8;
 /// Partners paired with each cell where the opponent's threat sequence would start.

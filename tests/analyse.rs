@@ -1,10 +1,11 @@
 //! `connect6 analyse` on the 36 games in `../shared/losses/` that this engine lost to a
 //! stronger program, with a small search time.
 
+mod common;
+
 use connect6::board::Color;
 use connect6::tools::game::Game;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn losses_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/losses");
@@ -17,16 +18,7 @@ fn losses_dir() -> PathBuf {
 }
 
 fn analyse(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_connect6"))
-        .arg("analyse")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    common::run_subcommand("analyse", args)
 }
 
 #[test]

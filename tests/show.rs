@@ -1,9 +1,10 @@
 //! `connect6 show`: the text board and the SVG diagram of records and stone lists.
 
+mod common;
+
 use connect6::referee::Record;
 use connect6::tools::show::svg_for_record;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn records_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/records");
@@ -153,16 +154,7 @@ fn names_are_escaped() {
 }
 
 fn show(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_connect6"))
-        .arg("show")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    common::run_subcommand("show", args)
 }
 
 #[test]

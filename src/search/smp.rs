@@ -2,7 +2,8 @@
 //! transposition table, each with its own killers and counters. They share nothing else;
 //! what they find reaches the main search through the table. Odd helpers start one depth
 //! ahead, so the threads are seldom on the same iteration. Only the main thread keeps the
-//! clock, runs the threat solver and reports.
+//! clock, runs the threat solver and reports; the helpers start before its threat phases
+//! and fill the table meanwhile.
 //!
 //! Helpers are long-lived threads fed one job per search. The main search tells them to stop
 //! when it is done and replies without waiting for them (a helper the scheduler keeps waiting
@@ -25,6 +26,12 @@ struct Job {
     first: u8,
     stop: Arc<Control>,
     nodes: Arc<AtomicU64>,
+}
+
+/// The helpers at work on one search: how to stop them and their node counters.
+pub(super) struct Crew {
+    stop: Arc<Control>,
+    counters: Vec<Arc<AtomicU64>>,
 }
 
 /// A helper thread and the line to it.
@@ -126,28 +133,29 @@ impl Searcher {
         job.nodes.store(self.nodes, Ordering::Relaxed);
     }
 
-    /// The main iterative deepening with the helpers running beside it until it ends.
-    pub(super) fn deepen_in_parallel(
-        &mut self,
-        board: &mut Board,
-        root: &mut Pairs,
-        report: &mut Report,
-    ) {
+    /// Sets the helpers deepening over `root` until `stop_helpers`: they start before the
+    /// threat phases, which only the main thread runs, so no core waits for the solver.
+    pub(super) fn start_helpers(&mut self, board: &Board, root: &Pairs) -> Option<Crew> {
+        if self.helpers.is_empty() {
+            return None;
+        }
         self.wait_for_helpers();
-        let stop = Arc::new(Control::new());
-        let counters: Vec<Arc<AtomicU64>> = self
-            .helpers
-            .iter()
-            .map(|_| Arc::new(AtomicU64::new(0)))
-            .collect();
+        let crew = Crew {
+            stop: Arc::new(Control::new()),
+            counters: self
+                .helpers
+                .iter()
+                .map(|_| Arc::new(AtomicU64::new(0)))
+                .collect(),
+        };
         for (k, h) in self.helpers.iter_mut().enumerate() {
             let job = Job {
                 board: board.clone(),
                 root: root.clone(),
                 max_depth: self.limits.max_depth,
                 first: if k % 2 == 0 { 2 } else { 1 },
-                stop: Arc::clone(&stop),
-                nodes: Arc::clone(&counters[k]),
+                stop: Arc::clone(&crew.stop),
+                nodes: Arc::clone(&crew.counters[k]),
             };
             if let Some(jobs) = &h.jobs
                 && jobs.send(job).is_ok()
@@ -155,10 +163,15 @@ impl Searcher {
                 h.busy = true;
             }
         }
-        self.deepen(board, root, report, 1);
-        stop.stop();
+        Some(crew)
+    }
+
+    /// Tells the helpers to stop (without waiting for them) and counts their nodes in.
+    pub(super) fn stop_helpers(&mut self, crew: Crew) {
+        crew.stop.stop();
         // The helpers' nodes as of their last clock reading: close enough for a report.
-        let helper_nodes = counters
+        let helper_nodes = crew
+            .counters
             .iter()
             .map(|c| c.load(Ordering::Relaxed))
             .sum::<u64>();
