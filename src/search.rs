@@ -404,16 +404,19 @@ impl Searcher {
 
     /// Whether the search has used the time it is meant to: the soft limit, stretched while
     /// the best turn has just changed or the score is falling, shortened once one turn has
-    /// stayed best for several iterations.
+    /// stayed best for several iterations when the time saved goes to later moves.
     fn elapsed_past_soft(&mut self, stable: u32, falling: bool) -> bool {
         self.poll();
         if self.pondering || self.helper {
             return false;
         }
         let soft = self.limits.soft;
+        // Stopping early only pays when the time saved is worth something later: with a
+        // game budget (soft below hard). Under a bare move cap, unspent time is lost.
+        let saves = soft < self.limits.hard;
         let stop = if falling || stable == 0 {
             soft.saturating_mul(3) / 2
-        } else if stable >= STABLE_ITERATIONS && soft != Duration::MAX {
+        } else if stable >= STABLE_ITERATIONS && saves && soft != Duration::MAX {
             soft.mul_f64(STABLE_SHARE)
         } else {
             soft

@@ -50,7 +50,8 @@ pub const MAX_OVER_TARGET: u32 = 3;
 
 /// The search's stopping rule around the soft limit: the score counts as falling when the
 /// first root turn scores this much below the last iteration's best; one turn dominates when
-/// it has stayed best this many iterations, and then the search stops at this share of soft.
+/// it has stayed best this many iterations, and then the search stops at this share of soft
+/// (with a game budget only: a bare move cap's unspent time is lost).
 pub const FALLING_SCORE: i32 = 60;
 pub const STABLE_ITERATIONS: u32 = 3;
 pub const STABLE_SHARE: f64 = 0.8;
