@@ -12,10 +12,10 @@ use crate::patterns::PATTERN_COUNT;
 /// The two, three weights (dead2 to live3) are hand-set. A logistic-regression fit of
 /// self-play results (`tuning::fit`, `examples/fit_eval.rs`) on 35262 quiet positions from
 /// 2400 games lowered held-out log loss from 0.6580 to 0.6382 with dead2..live3 [8, 111, 41,
-/// 222] and [14, 6, 22, 29], but played worse: the session-3 build with the fitted table
-/// scored 43.2% (pairs Elo -46 [-81, -11]) against aa1f671 over 200 games at 0.5 s, and the
-/// same build with this table 49.2% (pairs Elo -5 [-33, +23]). Self-play positions labelled
-/// by short games reward shapes the search already sees; a fit needs better labels first.
+/// 222] and [14, 6, 22, 29], but played worse: build 3bb8460 with the fitted table
+/// scored 43.2% (pairs Elo -46 [-81, -11]) against aa1f671 over 200 games at 0.5 s on the
+/// balanced openings, and with this table 49.2% (pairs Elo -5 [-33, +23]). Untested guess:
+/// labels from short self-play games are too noisy; try better labels before fitting again.
 /// The rest keep their hand-set values: none is the reference class, and fours, fives and
 /// sixes never occur in a quiet position.
 pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = [0, 10, 54, 22, 320, 100, 520, 110, 520, 0];
