@@ -93,12 +93,13 @@ fn widen(board: &Board, root: &mut Pairs, threat: Turn, zone: &CellSet) {
     }
 }
 
-/// Whether the opponent has a threat sequence after our `turn`. `None` when the solver ran
-/// out of nodes or time before knowing.
+/// Whether the opponent has a threat sequence after our `turn`, looked for with up to
+/// `nodes` solver nodes. `None` when the solver ran out of nodes or time before knowing.
 pub fn loses_to_threats(
     solver: &mut Solver,
     board: &mut Board,
     turn: &Turn,
+    nodes: u64,
     deadline: Option<Instant>,
 ) -> Option<bool> {
     let me = board.side_to_move();
@@ -108,7 +109,7 @@ pub fn loses_to_threats(
     } else {
         solver.solve(
             board,
-            SolveLimits::new(SAFETY_THREAT_DEPTH, SAFETY_THREAT_NODES, deadline),
+            SolveLimits::new(SAFETY_THREAT_DEPTH, nodes, deadline),
         )
     };
     board.remove_turn(turn);
@@ -153,7 +154,7 @@ fn refute(
             unproven += 1;
             continue;
         }
-        match loses_to_threats(solver, board, &turn, deadline) {
+        match loses_to_threats(solver, board, &turn, SAFETY_THREAT_NODES, deadline) {
             Some(true) => losing.push(turn),
             Some(false) => verified.push(turn),
             None => unproven += 1,

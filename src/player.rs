@@ -61,8 +61,13 @@ impl Engine {
         max_depth: u8,
         born: Instant,
     ) -> Engine {
+        let searcher = Searcher::new(hash_mb);
+        // The table's pages are mapped now, at start-up (which the first reply repays when a
+        // referee's request was already waiting), not by `new` or the first search, whose
+        // clock would miss or pay for tens of milliseconds of page faults.
+        searcher.touch_table();
         Engine {
-            searcher: Some(Searcher::new(hash_mb)),
+            searcher: Some(searcher),
             move_cap,
             game_time,
             game_left: game_time,

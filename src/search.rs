@@ -13,8 +13,9 @@ pub use crate::control::Control;
 use crate::time::{CHECKING_RESERVE, FALLING_SCORE, STABLE_ITERATIONS, STABLE_SHARE};
 use crate::tt::{Bound, Table};
 use crate::tunables::{
-    FRONTIER_PAIRS, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_THREAT_DEPTH,
-    ROOT_THREAT_NODES, ROOT_THREAT_TIME_SHARE, SAFETY_TIME_SHARE, THREAT_CACHE_ENTRIES,
+    CHOSEN_TURN_THREAT_NODES, FRONTIER_PAIRS, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS,
+    ROOT_THREAT_DEPTH, ROOT_THREAT_NODES, ROOT_THREAT_TIME_SHARE, SAFETY_THREAT_NODES,
+    SAFETY_TIME_SHARE, THREAT_CACHE_ENTRIES,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -111,6 +112,8 @@ pub struct Searcher {
     published: Option<Arc<std::sync::atomic::AtomicU64>>,
     /// This searcher is a helper: it deepens until told to stop and keeps no clock.
     helper: bool,
+    /// What the threads of the search under way tell each other (with helpers only).
+    progress: Option<Arc<smp::Progress>>,
 }
 
 /// Stack for search threads: the search recurses up to `MAX_PLY` deep with its turn lists
@@ -163,7 +166,13 @@ impl Searcher {
             helpers: Vec::new(),
             published: None,
             helper: false,
+            progress: None,
         }
+    }
+
+    /// Maps every page of the transposition table now rather than during a search.
+    pub fn touch_table(&self) {
+        self.tt.touch();
     }
 
     /// Forgets everything learnt (a new game).
@@ -268,8 +277,25 @@ impl Searcher {
         if root.len() > 1 {
             self.deepen(board, root, report, 1);
         }
-        if let Some(crew) = crew {
-            self.stop_helpers(crew);
+        if let Some(crew) = crew
+            && let Some(deeper) = self.stop_helpers(crew)
+            && deeper.depth > report.depth
+            && report.score.abs() <= WIN_BOUND
+            && root.iter().any(|&(_, t)| t == deeper.best)
+        {
+            // A helper completed an iteration the main thread did not: its answer saw
+            // further. (Turns the threat check dropped from the root are not taken.)
+            log::debug!(
+                "helper's depth {} best {} score {} over main's depth {} best {}",
+                deeper.depth,
+                deeper.best,
+                deeper.score,
+                report.depth,
+                report.best
+            );
+            report.best = deeper.best;
+            report.score = deeper.score;
+            report.depth = deeper.depth;
         }
         if let Guard::Checked(verified) = guard {
             let checking_began = Instant::now();
@@ -302,7 +328,9 @@ impl Searcher {
     }
 
     /// The search's choice, unless it is unverified and lets the opponent win by a threat
-    /// sequence: then the first root turn that does not.
+    /// sequence: then the first root turn that does not. The choice itself is checked with
+    /// what is left of the move's time: the turn about to be played deserves the deepest
+    /// look, and time a move cap leaves unspent is lost.
     fn safe_choice(
         &mut self,
         board: &mut Board,
@@ -317,7 +345,12 @@ impl Searcher {
             if verified.contains(&turn) {
                 return turn;
             }
-            match defence::loses_to_threats(&mut self.solver, board, &turn, deadline) {
+            let nodes = if turn == chosen {
+                CHOSEN_TURN_THREAT_NODES
+            } else {
+                SAFETY_THREAT_NODES
+            };
+            match defence::loses_to_threats(&mut self.solver, board, &turn, nodes, deadline) {
                 Some(true) => log::debug!("{turn} loses to a threat sequence"),
                 // Safe, or out of time to know: stop looking.
                 Some(false) | None => return turn,
@@ -333,7 +366,18 @@ impl Searcher {
         // Iterations in a row that ended with the same best turn, and the last score.
         let mut stable = 0u32;
         let mut last_score: Option<i32> = None;
-        for depth in first..=self.limits.max_depth {
+        let mut depth = first;
+        while depth <= self.limits.max_depth {
+            if let Some(progress) = &self.progress {
+                if self.helper {
+                    depth = depth.max(progress.next_for_helper(report.depth));
+                    if depth > self.limits.max_depth {
+                        break;
+                    }
+                } else {
+                    progress.main_on(depth);
+                }
+            }
             self.iteration = depth;
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
@@ -388,6 +432,15 @@ impl Searcher {
             }
             report.depth = depth;
             last_score = Some(alpha);
+            if self.helper
+                && let Some(progress) = &self.progress
+            {
+                progress.completed(smp::Completed {
+                    depth,
+                    best: report.best,
+                    score: report.score,
+                });
+            }
             log::debug!(
                 "{}depth {depth} score {} best {} nodes {} time {:?}",
                 if self.helper { "helper " } else { "" },
@@ -399,6 +452,7 @@ impl Searcher {
             if report.score.abs() > WIN_BOUND || self.elapsed_past_soft(stable, falling) {
                 break;
             }
+            depth += 1;
         }
     }
 

@@ -10,7 +10,7 @@
 //! so a torn entry is a miss, never a wrong hit.
 
 use crate::coord::{CELLS, Cell, Turn};
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
@@ -32,6 +32,11 @@ pub struct Hit {
 pub struct Table {
     entries: Vec<[AtomicU64; 2]>,
     generation: AtomicU8,
+    /// Whether anything was stored since the table was made or cleared. A fresh table's
+    /// pages are not even mapped yet: clearing it would fault in every one of them, which
+    /// is tens of milliseconds at a new game (more on a loaded machine) that a referee
+    /// sending `new` and then `move` counts against our first reply.
+    written: AtomicBool,
 }
 
 /// No cell (no turn, or no second stone): a 9-bit value no cell index reaches.
@@ -80,6 +85,7 @@ impl Table {
         Table {
             entries,
             generation: AtomicU8::new(0),
+            written: AtomicBool::new(false),
         }
     }
 
@@ -95,10 +101,21 @@ impl Table {
     }
 
     pub fn clear(&self) {
+        if !self.written.load(Relaxed) {
+            return;
+        }
         for [a, b] in &self.entries {
             a.store(0, Relaxed);
             b.store(0, Relaxed);
         }
+        self.written.store(false, Relaxed);
+    }
+
+    /// Maps every page of the table now (by clearing it), so that a timed search does not
+    /// pay for the page faults.
+    pub fn touch(&self) {
+        self.written.store(true, Relaxed);
+        self.clear();
     }
 
     /// The entry in `slot` as (key, data).
@@ -158,6 +175,10 @@ impl Table {
             None => (NO_CELL, NO_CELL),
         };
         let data = pack(score, cells, depth, bound, generation);
+        // Read first: once set, the flag's cache line stays shared between the threads.
+        if !self.written.load(Relaxed) {
+            self.written.store(true, Relaxed);
+        }
         let [a, b] = &self.entries[slot];
         a.store(key ^ data, Relaxed);
         b.store(data, Relaxed);

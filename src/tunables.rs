@@ -60,6 +60,10 @@ pub const ROOT_THREAT_TIME_SHARE: f64 = 0.1;
 /// The opponent's threat sequence after one of our root turns: depth and nodes per check.
 pub const SAFETY_THREAT_DEPTH: u8 = 10;
 pub const SAFETY_THREAT_NODES: u64 = 2_000;
+/// The opponent's threat sequence after the turn the search chose, checked with what is
+/// left of the move: nodes for that one question (the clock usually stops it first). Wins
+/// from the lost games (tests/data/loss-wins.txt) mostly take 1,000-10,000 nodes.
+pub const CHOSEN_TURN_THREAT_NODES: u64 = 40_000;
 /// The opponent's threat sequence if it had the move now: nodes for that one question.
 pub const NULL_MOVE_THREAT_NODES: u64 = 20_000;
 /// Share of the soft time limit spent checking root turns against opponent threats.

@@ -149,6 +149,94 @@ fn single_threat_wins_hold_against_every_defence() {
     }
 }
 
+/// A win from `tests/data/loss-wins.txt`: where it comes from, the nodes its proof took
+/// when the file was written, and the position.
+struct LossWin {
+    game: String,
+    recorded_nodes: u64,
+    board: Board,
+}
+
+fn loss_wins() -> Vec<LossWin> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/loss-wins.txt");
+    let text = std::fs::read_to_string(path).expect("tests/data/loss-wins.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let fields: Vec<&str> = l.split('\t').collect();
+            assert_eq!(fields.len(), 5, "{l}");
+            LossWin {
+                game: format!("{} after turn {}", fields[0], fields[1]),
+                recorded_nodes: fields[3].parse().expect("node count"),
+                board: Board::from_turns(fields[4]).expect("stone list"),
+            }
+        })
+        .collect()
+}
+
+/// Recorded proofs up to this many nodes are checked...
+const CHEAP_PROOF: u64 = 10_000;
+/// ...with this budget each: room for the double-threat pass (a quarter of it) to find
+/// the double-threat wins as before, and for the solver to be up to 4x less efficient.
+const CHEAP_PROOF_BUDGET: u64 = 40_000;
+
+#[test]
+fn the_lost_games_cheaper_wins_are_still_found() {
+    let wins = loss_wins();
+    assert_eq!(wins.len(), 34);
+    let cheap: Vec<&LossWin> = wins
+        .iter()
+        .filter(|w| w.recorded_nodes <= CHEAP_PROOF)
+        .collect();
+    assert!(cheap.len() >= 20, "{} cheap wins", cheap.len());
+    for w in cheap {
+        let attacker = w.board.side_to_move();
+        let mut solver = Solver::new(1 << 16);
+        let limits = SolveLimits::new(11, CHEAP_PROOF_BUDGET, None);
+        let Verdict::Win(turn) = solver.solve(&w.board, limits) else {
+            panic!("no win found in {} ({} nodes)", w.game, solver.nodes());
+        };
+        // The first turn is a forcing one: the attacker threatens, the defender does not.
+        let mut after = w.board.clone();
+        after.play_turn(&turn).expect("the solver's turn is legal");
+        assert!(
+            after.has_six(attacker) || after.has_threat_window(attacker),
+            "{turn} in {} threatens nothing",
+            w.game
+        );
+        assert!(!after.has_threat_window(attacker.other()), "{}", w.game);
+    }
+}
+
+#[test]
+fn a_deeper_check_sees_the_turn_that_lost_a_game() {
+    // balanced-game010: after the loser's sixth turn the winner's line took 3,765 nodes to
+    // prove (tests/data/loss-wins.txt): beyond the root checks' budget, within the one the
+    // chosen turn gets.
+    use connect6::defence::loses_to_threats;
+    use connect6::tunables::{CHOSEN_TURN_THREAT_NODES, SAFETY_THREAT_NODES};
+    let mut board = Board::from_turns("JJ HHKK IKKI LHHL IJJI").unwrap();
+    let losing = Turn::parse("LJJL").unwrap();
+    let before = board.hash();
+    let quick = loses_to_threats(
+        &mut Solver::new(1 << 16),
+        &mut board,
+        &losing,
+        SAFETY_THREAT_NODES,
+        None,
+    );
+    assert_eq!(quick, None, "the root checks' budget decides nothing here");
+    let deep = loses_to_threats(
+        &mut Solver::new(1 << 16),
+        &mut board,
+        &losing,
+        CHOSEN_TURN_THREAT_NODES,
+        None,
+    );
+    assert_eq!(deep, Some(true));
+    assert_eq!(board.hash(), before, "the check leaves the board as it was");
+}
+
 #[test]
 fn solver_finds_nothing_where_there_is_nothing() {
     // The opening position: no threats anywhere near.

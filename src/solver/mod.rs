@@ -20,7 +20,7 @@ pub mod zone;
 
 use crate::coord::{Cell, Turn};
 use crate::stones::{Color, Stones, windows_in};
-use crate::threats::blocks;
+use crate::threats::{blocks, threat_count};
 use attacks::{Attack, counter_cells, forcing_turns};
 use std::time::Instant;
 use zone::CellSet;
@@ -109,7 +109,12 @@ pub struct Solver {
     last_proof: Proof,
     /// Longest win found over the solver's life, in attacker turns.
     longest: u8,
+    /// The last winning turn found with each number of attacker turns left.
+    killers: [Option<Turn>; KILLER_SLOTS],
 }
+
+/// Killer slots: one per attacker turn left, beyond any depth asked for.
+const KILLER_SLOTS: usize = 64;
 
 impl Solver {
     /// A solver with caches of `cache_entries` slots each, allocated once.
@@ -125,6 +130,7 @@ impl Solver {
             single_threats: true,
             last_proof: Proof::default(),
             longest: 0,
+            killers: [None; KILLER_SLOTS],
         }
     }
 
@@ -243,12 +249,21 @@ impl Solver {
         if proved.key == key && proved.proof.length <= depth {
             return Some(proved.proof);
         }
+        // The turn that last won with as many turns left is tried before generating the
+        // rest: after a defender's other answer, or another free stone, the same turn
+        // usually still wins.
+        let killer = self.killers[(depth as usize).min(KILLER_SLOTS - 1)]
+            .and_then(|t| self.forcing(board, attacker, t));
         let turns = forcing_turns(board, attacker, self.single_threats);
-        for attack in &turns {
+        let rest = turns
+            .iter()
+            .filter(|a| Some(a.turn) != killer.map(|k| k.turn));
+        for attack in killer.iter().chain(rest) {
             board.place_turn(&attack.turn, attacker);
             let answer = self.defend(board, attacker, attack, depth);
             board.remove_turn(&attack.turn);
             if let Some(mut proof) = answer {
+                self.killers[(depth as usize).min(KILLER_SLOTS - 1)] = Some(attack.turn);
                 for c in attack.turn.cells() {
                     proof.zone.insert(c);
                 }
@@ -266,6 +281,27 @@ impl Solver {
             self.failed[slot] = Failed { key, depth };
         }
         None
+    }
+
+    /// `turn` as an attack of `attacker` here, if it is one: its cells empty, leaving the
+    /// attacker threats (two or more without single threats) and the defender none.
+    fn forcing(&self, board: &mut Stones, attacker: Color, turn: Turn) -> Option<Attack> {
+        if !turn.cells().all(|c| board.is_empty(c)) {
+            return None;
+        }
+        board.place_turn(&turn, attacker);
+        let threats = if board.has_threat_window(attacker.other()) {
+            0
+        } else {
+            threat_count(board, attacker) as u8
+        };
+        board.remove_turn(&turn);
+        let least = if self.single_threats { 1 } else { 2 };
+        (threats >= least).then_some(Attack {
+            turn,
+            threats,
+            potential: 0,
+        })
     }
 
     /// After the attacker's `attack`, whether every defence loses; the proof's length and
@@ -290,10 +326,18 @@ impl Solver {
         if attack.threats >= 3 {
             return Some(proof);
         }
-        let replies = blocks(board, attacker);
+        let mut replies = blocks(board, attacker);
         if replies.needed >= 3 {
             return Some(proof);
         }
+        // Most attacks are refuted, and a refutation found first saves proving the other
+        // replies lost: the replies that spoil most of the attacker's growth go first.
+        replies.pairs.sort_by_key(|&(x, y)| {
+            std::cmp::Reverse(spoils(board, attacker, x) + spoils(board, attacker, y))
+        });
+        replies
+            .singles
+            .sort_by_key(|&x| std::cmp::Reverse(spoils(board, attacker, x)));
         let mut deepest = 0;
         for &(x, y) in &replies.pairs {
             board.place(x, defender);
@@ -349,6 +393,25 @@ impl Solver {
         proof.zone.union_with(&tried);
         Some(proof)
     }
+}
+
+/// What a defender stone on `c` takes from the attacker: the attacker's open windows
+/// through it, the fuller the dearer.
+fn spoils(board: &Stones, attacker: Color, c: Cell) -> u32 {
+    crate::geometry::GEOMETRY
+        .windows_of(c)
+        .iter()
+        .map(|&w| {
+            let counts = board.window_stones(w as usize);
+            let (own, opp) = (counts[attacker.index()], counts[attacker.other().index()]);
+            match (own, opp) {
+                (2, 0) => 1,
+                (3, 0) => 4,
+                (n, 0) if n >= 4 => 16,
+                _ => 0,
+            }
+        })
+        .sum()
 }
 
 /// The attacker to move completes the six in window `w`.

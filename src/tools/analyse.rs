@@ -139,7 +139,14 @@ impl Analyser {
     fn solve(&mut self, board: &Board) -> Verdict {
         let deadline = Instant::now() + self.time;
         let limits = SolveLimits::new(SOLVER_DEPTH, SOLVER_NODES, Some(deadline));
-        self.solver.solve(board, limits)
+        let began = Instant::now();
+        let verdict = self.solver.solve(board, limits);
+        log::debug!(
+            "solver: {verdict:?} in {} nodes, {:?}",
+            self.solver.nodes(),
+            began.elapsed()
+        );
+        verdict
     }
 
     /// The position after a turn of the loser (the opponent to move, the game not over).
