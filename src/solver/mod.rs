@@ -116,6 +116,10 @@ pub struct Solver {
 /// Killer slots: one per attacker turn left, beyond any depth asked for.
 const KILLER_SLOTS: usize = 64;
 
+fn killer_slot(depth: u8) -> usize {
+    (depth as usize).min(KILLER_SLOTS - 1)
+}
+
 impl Solver {
     /// A solver with caches of `cache_entries` slots each, allocated once.
     pub fn new(cache_entries: usize) -> Solver {
@@ -251,25 +255,23 @@ impl Solver {
         }
         // The turn that last won with as many turns left is tried before generating the
         // rest: after a defender's other answer, or another free stone, the same turn
-        // usually still wins.
-        let killer = self.killers[(depth as usize).min(KILLER_SLOTS - 1)]
-            .and_then(|t| self.forcing(board, attacker, t));
+        // usually still wins, and then the generator's work is saved.
+        let killer =
+            self.killers[killer_slot(depth)].and_then(|t| self.forcing(board, attacker, t));
+        if let Some(k) = &killer {
+            if let Some(proof) = self.try_attack(board, attacker, k, depth, key) {
+                return Some(proof);
+            }
+            if self.aborted {
+                return None;
+            }
+        }
         let turns = forcing_turns(board, attacker, self.single_threats);
-        let rest = turns
+        for attack in turns
             .iter()
-            .filter(|a| Some(a.turn) != killer.map(|k| k.turn));
-        for attack in killer.iter().chain(rest) {
-            board.place_turn(&attack.turn, attacker);
-            let answer = self.defend(board, attacker, attack, depth);
-            board.remove_turn(&attack.turn);
-            if let Some(mut proof) = answer {
-                self.killers[(depth as usize).min(KILLER_SLOTS - 1)] = Some(attack.turn);
-                for c in attack.turn.cells() {
-                    proof.zone.insert(c);
-                }
-                proof.turn = Some(attack.turn);
-                let slot = self.proved_slot(key);
-                self.proved[slot] = Proved { key, proof };
+            .filter(|a| Some(a.turn) != killer.map(|k| k.turn))
+        {
+            if let Some(proof) = self.try_attack(board, attacker, attack, depth, key) {
                 return Some(proof);
             }
             if self.aborted {
@@ -281,6 +283,30 @@ impl Solver {
             self.failed[slot] = Failed { key, depth };
         }
         None
+    }
+
+    /// Plays `attack` at the node `key` and, when every defence loses, records and returns
+    /// the proof (and the turn as the killer for this many turns left).
+    fn try_attack(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        attack: &Attack,
+        depth: u8,
+        key: u64,
+    ) -> Option<Proof> {
+        board.place_turn(&attack.turn, attacker);
+        let answer = self.defend(board, attacker, attack, depth);
+        board.remove_turn(&attack.turn);
+        let mut proof = answer?;
+        self.killers[killer_slot(depth)] = Some(attack.turn);
+        for c in attack.turn.cells() {
+            proof.zone.insert(c);
+        }
+        proof.turn = Some(attack.turn);
+        let slot = self.proved_slot(key);
+        self.proved[slot] = Proved { key, proof };
+        Some(proof)
     }
 
     /// `turn` as an attack of `attacker` here, if it is one: its cells empty, leaving the
