@@ -12,15 +12,20 @@ use arrayvec::ArrayVec;
 /// in any position the search meets); counting stops there.
 const MAX_TRACKED: usize = 48;
 
+/// Room for the single-cell blocks: they all lie in one window.
+pub const BLOCK_SINGLES: usize = WINDOW;
+/// Room for the two-cell blocks: a cell of the first window with one of another's.
+pub const BLOCK_PAIRS: usize = WINDOW * WINDOW;
+
 /// The blocking answers to a colour's threats.
 #[derive(Default, Debug, Clone)]
 pub struct Blocks {
     /// Fewest stones that stop every threat: 0, 1, 2, or 3 meaning "three or more".
     pub needed: usize,
     /// Cells that alone stop every threat (the second stone is then free).
-    pub singles: ArrayVec<Cell, WINDOW>,
+    pub singles: ArrayVec<Cell, BLOCK_SINGLES>,
     /// Two-cell sets that stop every threat where neither cell alone does.
-    pub pairs: ArrayVec<(Cell, Cell), 36>,
+    pub pairs: ArrayVec<(Cell, Cell), BLOCK_PAIRS>,
 }
 
 fn empties(board: &Stones, w: usize) -> impl Iterator<Item = Cell> + '_ {

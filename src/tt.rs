@@ -101,21 +101,23 @@ impl Table {
     }
 
     pub fn clear(&self) {
-        if !self.written.load(Relaxed) {
-            return;
+        if self.written.load(Relaxed) {
+            self.zero();
         }
+    }
+
+    /// Maps every page of the table now, so that a timed search does not pay for the page
+    /// faults.
+    pub fn touch(&self) {
+        self.zero();
+    }
+
+    fn zero(&self) {
         for [a, b] in &self.entries {
             a.store(0, Relaxed);
             b.store(0, Relaxed);
         }
         self.written.store(false, Relaxed);
-    }
-
-    /// Maps every page of the table now (by clearing it), so that a timed search does not
-    /// pay for the page faults.
-    pub fn touch(&self) {
-        self.written.store(true, Relaxed);
-        self.clear();
     }
 
     /// The entry in `slot` as (key, data).

@@ -248,6 +248,50 @@ pub fn forcing_turns(board: &mut Stones, attacker: Color, single_threats: bool) 
     collector.finish()
 }
 
+/// `turn` as an attack of `attacker` here, if it is one: its cells empty, leaving the
+/// attacker threats (two or more without `single_threats`) and the defender none. How a
+/// turn from elsewhere (a killer) is judged; its potential is not worked out.
+pub fn as_attack(
+    board: &mut Stones,
+    attacker: Color,
+    turn: Turn,
+    single_threats: bool,
+) -> Option<Attack> {
+    if !turn.cells().all(|c| board.is_empty(c)) {
+        return None;
+    }
+    board.place_turn(&turn, attacker);
+    let threats = if board.has_threat_window(attacker.other()) {
+        0
+    } else {
+        threat_count(board, attacker) as u8
+    };
+    board.remove_turn(&turn);
+    let least = if single_threats { 1 } else { 2 };
+    (threats >= least).then_some(Attack {
+        turn,
+        threats,
+        potential: 0,
+    })
+}
+
+/// What a defender stone on `c` takes from the attacker: the attacker's open windows
+/// through it, the fuller the dearer.
+pub fn spoils(board: &Stones, attacker: Color, c: Cell) -> u32 {
+    GEOMETRY
+        .windows_of(c)
+        .iter()
+        .map(
+            |&w| match ordered_counts(board.window_stones(w as usize), attacker) {
+                [2, 0] => 1,
+                [3, 0] => 4,
+                [n, 0] if n >= 4 => 16,
+                _ => 0,
+            },
+        )
+        .sum()
+}
+
 /// Cells where a defender stone makes a threat of its own: the empty cells of windows
 /// holding three or more defender stones and no attacker stone.
 pub fn counter_cells(board: &Stones, defender: Color) -> CellSet {

@@ -20,8 +20,9 @@ pub mod zone;
 
 use crate::coord::{Cell, Turn};
 use crate::stones::{Color, Stones, windows_in};
-use crate::threats::{blocks, threat_count};
-use attacks::{Attack, counter_cells, forcing_turns};
+use crate::threats::{BLOCK_PAIRS, BLOCK_SINGLES, blocks};
+use arrayvec::ArrayVec;
+use attacks::{Attack, as_attack, counter_cells, forcing_turns, spoils};
 use std::time::Instant;
 use zone::CellSet;
 
@@ -256,8 +257,9 @@ impl Solver {
         // The turn that last won with as many turns left is tried before generating the
         // rest: after a defender's other answer, or another free stone, the same turn
         // usually still wins, and then the generator's work is saved.
-        let killer =
-            self.killers[killer_slot(depth)].and_then(|t| self.forcing(board, attacker, t));
+        let single_threats = self.single_threats;
+        let killer = self.killers[killer_slot(depth)]
+            .and_then(|t| as_attack(board, attacker, t, single_threats));
         if let Some(k) = &killer {
             if let Some(proof) = self.try_attack(board, attacker, k, depth, key) {
                 return Some(proof);
@@ -309,27 +311,6 @@ impl Solver {
         Some(proof)
     }
 
-    /// `turn` as an attack of `attacker` here, if it is one: its cells empty, leaving the
-    /// attacker threats (two or more without single threats) and the defender none.
-    fn forcing(&self, board: &mut Stones, attacker: Color, turn: Turn) -> Option<Attack> {
-        if !turn.cells().all(|c| board.is_empty(c)) {
-            return None;
-        }
-        board.place_turn(&turn, attacker);
-        let threats = if board.has_threat_window(attacker.other()) {
-            0
-        } else {
-            threat_count(board, attacker) as u8
-        };
-        board.remove_turn(&turn);
-        let least = if self.single_threats { 1 } else { 2 };
-        (threats >= least).then_some(Attack {
-            turn,
-            threats,
-            potential: 0,
-        })
-    }
-
     /// After the attacker's `attack`, whether every defence loses; the proof's length and
     /// zone when it does (its first turn is the caller's).
     fn defend(
@@ -357,13 +338,27 @@ impl Solver {
             return Some(proof);
         }
         // Most attacks are refuted, and a refutation found first saves proving the other
-        // replies lost: the replies that spoil most of the attacker's growth go first.
-        replies.pairs.sort_by_key(|&(x, y)| {
-            std::cmp::Reverse(spoils(board, attacker, x) + spoils(board, attacker, y))
-        });
-        replies
+        // replies lost: the replies that spoil most of the attacker's growth go first. Each
+        // cell is scored once, not at every comparison.
+        let mut pairs: ArrayVec<(u32, (Cell, Cell)), BLOCK_PAIRS> = replies
+            .pairs
+            .iter()
+            .map(|&(x, y)| {
+                (
+                    spoils(board, attacker, x) + spoils(board, attacker, y),
+                    (x, y),
+                )
+            })
+            .collect();
+        pairs.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        replies.pairs = pairs.into_iter().map(|(_, p)| p).collect();
+        let mut singles: ArrayVec<(u32, Cell), BLOCK_SINGLES> = replies
             .singles
-            .sort_by_key(|&x| std::cmp::Reverse(spoils(board, attacker, x)));
+            .iter()
+            .map(|&x| (spoils(board, attacker, x), x))
+            .collect();
+        singles.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        replies.singles = singles.into_iter().map(|(_, x)| x).collect();
         let mut deepest = 0;
         for &(x, y) in &replies.pairs {
             board.place(x, defender);
@@ -419,25 +414,6 @@ impl Solver {
         proof.zone.union_with(&tried);
         Some(proof)
     }
-}
-
-/// What a defender stone on `c` takes from the attacker: the attacker's open windows
-/// through it, the fuller the dearer.
-fn spoils(board: &Stones, attacker: Color, c: Cell) -> u32 {
-    crate::geometry::GEOMETRY
-        .windows_of(c)
-        .iter()
-        .map(|&w| {
-            let counts = board.window_stones(w as usize);
-            let (own, opp) = (counts[attacker.index()], counts[attacker.other().index()]);
-            match (own, opp) {
-                (2, 0) => 1,
-                (3, 0) => 4,
-                (n, 0) if n >= 4 => 16,
-                _ => 0,
-            }
-        })
-        .sum()
 }
 
 /// The attacker to move completes the six in window `w`.
