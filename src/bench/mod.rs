@@ -6,8 +6,11 @@ use crate::coord::Cell;
 use crate::search::{Limits, Searcher};
 use crate::solver::{SolveLimits, Solver, Verdict};
 use crate::tunables::{ROOT_THREAT_DEPTH, THREAT_CACHE_ENTRIES};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+
+pub mod suite;
 
 /// Positions as protocol turns from the start. The middle-game ones are openings of real
 /// games from a 2025 competition (see `shared/records`).
@@ -225,6 +228,13 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
+    /// Also run the threat solver on every position of FILE (tab-separated names, then a
+    /// stone list; as tests/data/loss-wins.txt), under each of the `--suite-nodes` caps.
+    #[arg(long, value_name = "FILE")]
+    pub solver_suite: Option<PathBuf>,
+    /// Node caps for `--solver-suite`, comma-separated.
+    #[arg(long, value_name = "N,..", value_delimiter = ',', default_values_t = [2_000u64, 8_000, 30_000, 400_000])]
+    pub suite_nodes: Vec<u64>,
 }
 
 pub fn main(args: BenchArgs) -> ExitCode {
@@ -232,8 +242,23 @@ pub fn main(args: BenchArgs) -> ExitCode {
         depth,
         timed,
         threads,
+        solver_suite,
+        suite_nodes,
     } = args;
     let threads = threads as usize;
+    // A bad suite file is reported before any measuring.
+    let suite = match solver_suite.map(|path| {
+        std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|text| suite::parse_suite(&text).map_err(|e| format!("{}: {e}", path.display())))
+    }) {
+        Some(Err(e)) => {
+            eprintln!("connect6 bench: {e}");
+            return ExitCode::from(2);
+        }
+        Some(Ok(positions)) => Some(positions),
+        None => None,
+    };
     crate::warm_up();
     let r = run(depth, 16);
     for line in &r.lines {
@@ -277,6 +302,9 @@ pub fn main(args: BenchArgs) -> ExitCode {
         "place+remove: {:.0} stones/s",
         place_remove_rate(Duration::from_millis(500))
     );
+    if let Some(positions) = &suite {
+        suite::report(positions, &suite_nodes);
+    }
     if timed {
         let (t, n) = time_to_depth(6);
         println!(
