@@ -250,7 +250,9 @@ pub fn main(args: BenchArgs) -> ExitCode {
     let suite = match solver_suite.map(|path| {
         std::fs::read_to_string(&path)
             .map_err(|e| format!("{}: {e}", path.display()))
-            .and_then(|text| suite::parse_suite(&text).map_err(|e| format!("{}: {e}", path.display())))
+            .and_then(|text| {
+                suite::parse_suite(&text).map_err(|e| format!("{}: {e}", path.display()))
+            })
     }) {
         Some(Err(e)) => {
             eprintln!("connect6 bench: {e}");

@@ -27,8 +27,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuitePosition>, String> {
         }
         let mut fields: Vec<&str> = line.split('\t').collect();
         let stones = fields.pop().unwrap_or_default();
-        let board =
-            Board::from_turns(stones).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let board = Board::from_turns(stones).map_err(|e| format!("line {}: {e}", n + 1))?;
         if board.is_over() {
             return Err(format!("line {}: the game is over", n + 1));
         }

@@ -52,14 +52,41 @@ const CANDIDATE_CAPACITY: usize = 1024;
 /// threats apart, so that neither kind crowds out the other.
 struct Collector {
     all: ArrayVec<Attack, CANDIDATE_CAPACITY>,
-    single_threats: bool,
+    /// Fewest threats a kept turn leaves: 1 with single threats, 2 for double threats only,
+    /// 3 when only an unstoppable turn will do (the last turn of a line).
+    least: u8,
 }
 
 impl Collector {
+    fn new(least: u8) -> Collector {
+        Collector {
+            all: ArrayVec::new(),
+            least,
+        }
+    }
+
     fn push(&mut self, attack: Attack) {
-        let wanted = attack.threats >= 2 || (attack.threats == 1 && self.single_threats);
-        if wanted && !self.all.is_full() {
+        if attack.threats >= self.least && !self.all.is_full() {
             self.all.push(attack);
+        }
+    }
+
+    /// Only an unstoppable turn is wanted: its potential does not matter, and the first
+    /// one found ends the search.
+    fn unstoppable_only(&self) -> bool {
+        self.least >= 3
+    }
+
+    fn done(&self) -> bool {
+        self.unstoppable_only() && !self.all.is_empty()
+    }
+
+    /// What a stone on `c` adds to the attacker's potential, when potential matters.
+    fn growth(&self, board: &Stones, attacker: Color, c: Cell) -> u16 {
+        if self.unstoppable_only() {
+            0
+        } else {
+            growth(board, attacker, c)
         }
     }
 
@@ -93,11 +120,25 @@ impl Collector {
             return;
         };
         let alone = stones_to_stop(board, &standing, &[]) as u8;
+        if self.unstoppable_only() && alone >= 3 {
+            // `a` alone cannot be stopped: any partner will do.
+            if let Some(b) = Cell::all().find(|&c| c != a && board.is_empty(c)) {
+                self.push(Attack {
+                    turn: Turn::two(a.min(b), a.max(b)),
+                    threats: 3,
+                    potential: 0,
+                });
+            }
+            return;
+        }
         let base = count(board.three_windows(attacker)) - count(board.threat_windows(attacker));
         let adders = empty_cells(board, board.three_windows(attacker));
         for b in adders.iter() {
             if skip.contains(b) {
                 continue;
+            }
+            if self.done() {
+                return;
             }
             let mut windows = standing.clone();
             let mut six = false;
@@ -118,10 +159,10 @@ impl Collector {
             self.push(Attack {
                 turn: Turn::two(a.min(b), a.max(b)),
                 threats,
-                potential: base + growth(board, attacker, b),
+                potential: base + self.growth(board, attacker, b),
             });
         }
-        if alone == 0 || (alone == 1 && !self.single_threats) {
+        if alone < self.least {
             return;
         }
         for b in empty_cells(board, board.open_windows(attacker)).iter() {
@@ -163,8 +204,8 @@ impl Collector {
             turn: Turn::two(a.min(b), a.max(b)),
             threats: stones_to_stop(board, &windows, &[a, b]) as u8,
             potential: count(board.three_windows(attacker)) - count(board.threat_windows(attacker))
-                + growth(board, attacker, a)
-                + growth(board, attacker, b),
+                + self.growth(board, attacker, a)
+                + self.growth(board, attacker, b),
         });
     }
 
@@ -192,11 +233,21 @@ impl Collector {
 /// The attacker's forcing turns, most threats first, then most potential. Without
 /// `single_threats`, only turns leaving two or more threats (a VCDT).
 pub fn forcing_turns(board: &mut Stones, attacker: Color, single_threats: bool) -> Attacks {
+    let least = if single_threats { 1 } else { 2 };
+    collect(board, attacker, Collector::new(least)).finish()
+}
+
+/// A turn of the attacker's that leaves three or more threats (the defender cannot stop
+/// them all), if it has one: all that matters on the last turn of a line.
+pub fn unstoppable_turn(board: &mut Stones, attacker: Color) -> Option<Attack> {
+    collect(board, attacker, Collector::new(3))
+        .all
+        .first()
+        .copied()
+}
+
+fn collect(board: &mut Stones, attacker: Color, mut collector: Collector) -> Collector {
     let defender = attacker.other();
-    let mut collector = Collector {
-        all: ArrayVec::new(),
-        single_threats,
-    };
     if board.has_threat_window(defender) {
         // The defender threatens a six: the turn must stop it, and threaten with what is left.
         let block = blocks(board, defender);
@@ -212,13 +263,16 @@ pub fn forcing_turns(board: &mut Stones, attacker: Color, single_threats: bool) 
             collector.partners_of(board, attacker, x, &CellSet::new());
             board.remove(x);
         }
-        return collector.finish();
+        return collector;
     }
     // A stone in a window of three makes a threat; a pair of two such stones is met from
     // its smaller cell.
     let threes = empty_cells(board, board.three_windows(attacker));
     let mut met = CellSet::new();
     for a in threes.iter() {
+        if collector.done() {
+            return collector;
+        }
         board.place(a, attacker);
         collector.partners_of(board, attacker, a, &met);
         board.remove(a);
@@ -244,8 +298,11 @@ pub fn forcing_turns(board: &mut Stones, attacker: Color, single_threats: bool) 
                 collector.pair_in_two(board, attacker, empties[i], empties[j], w);
             }
         }
+        if collector.done() {
+            return collector;
+        }
     }
-    collector.finish()
+    collector
 }
 
 /// `turn` as an attack of `attacker` here, if it is one: its cells empty, leaving the

@@ -21,19 +21,22 @@ pub mod zone;
 use crate::coord::{Cell, Turn};
 use crate::stones::{Color, Stones, windows_in};
 use crate::threats::{BLOCK_PAIRS, BLOCK_SINGLES, blocks};
+use crate::tunables::SOLVER_SINGLE_THREATS;
 use arrayvec::ArrayVec;
-use attacks::{Attack, as_attack, counter_cells, forcing_turns, spoils};
+use attacks::{Attack, Attacks, as_attack, counter_cells, forcing_turns, spoils, unstoppable_turn};
 use std::time::Instant;
 use zone::CellSet;
 
 /// Cache keys of the two attackers differ: the same stones are a different question.
 const ATTACKER_SALT: [u64; 2] = [0, 0x5bd1_e995_8f3c_a7e1];
 
-/// A position shown not to be a win within `depth` attacker turns.
+/// A position shown not to be a win within `depth` attacker turns of which at most
+/// `singles` are single threats.
 #[derive(Clone, Copy, Default)]
 struct Failed {
     key: u64,
     depth: u8,
+    singles: u8,
 }
 
 /// A win, how long it takes and what it depends on.
@@ -61,27 +64,29 @@ pub struct SolveLimits {
     /// Attacker nodes.
     pub nodes: u64,
     pub deadline: Option<Instant>,
-    /// Whether single-threat turns are played (otherwise only double threats: a VCDT).
-    pub single_threats: bool,
+    /// Single-threat turns allowed in a line (0: double threats only, a VCDT).
+    pub singles: u8,
 }
 
 impl SolveLimits {
-    /// Limits for a search with single and double threats.
+    /// Limits for a search with single and double threats (`SOLVER_SINGLE_THREATS` of them).
     pub fn new(depth: u8, nodes: u64, deadline: Option<Instant>) -> SolveLimits {
         SolveLimits {
             depth,
             nodes,
             deadline,
-            single_threats: true,
+            singles: SOLVER_SINGLE_THREATS,
         }
+    }
+
+    /// The same limits with up to `singles` single-threat turns in a line.
+    pub fn with_singles(self, singles: u8) -> SolveLimits {
+        SolveLimits { singles, ..self }
     }
 
     /// The same limits for double threats only.
     pub fn double_threats_only(self) -> SolveLimits {
-        SolveLimits {
-            single_threats: false,
-            ..self
-        }
+        SolveLimits { singles: 0, ..self }
     }
 }
 
@@ -105,7 +110,6 @@ pub struct Solver {
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
-    single_threats: bool,
     /// The proof behind the last `Verdict::Win`.
     last_proof: Proof,
     /// Longest win found over the solver's life, in attacker turns.
@@ -132,7 +136,6 @@ impl Solver {
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
-            single_threats: true,
             last_proof: Proof::default(),
             longest: 0,
             killers: [None; KILLER_SLOTS],
@@ -170,30 +173,27 @@ impl Solver {
         self.node_limit = limits.nodes;
         self.deadline = limits.deadline;
         self.aborted = false;
-        self.single_threats = limits.single_threats;
         let mut b = board.clone();
-        if limits.single_threats {
-            // Double threats alone are far cheaper to search and find most short wins:
-            // a slice of the budget goes to them first.
-            self.single_threats = false;
-            self.node_limit = limits.nodes / 4;
-            let quick = self.deepen(&mut b, attacker, limits.depth);
-            if matches!(quick, Verdict::Win(_)) {
-                return quick;
+        // A single threat leaves the defender a free stone, and so far more replies than a
+        // double threat: lines with fewer of them are far cheaper to search, and most wins
+        // need at most one or two. Deepening over the single threats allowed (none: double
+        // threats only, then one, two, ...) finds them at a fraction of the cost of
+        // allowing any number at once.
+        for singles in 0..=limits.singles {
+            match self.deepen(&mut b, attacker, limits.depth, singles) {
+                Verdict::NoWin => {}
+                found => return found,
             }
-            self.single_threats = true;
-            self.aborted = false;
-            self.node_limit = limits.nodes;
         }
-        self.deepen(&mut b, attacker, limits.depth)
+        Verdict::NoWin
     }
 
-    fn deepen(&mut self, b: &mut Stones, attacker: Color, max_depth: u8) -> Verdict {
+    fn deepen(&mut self, b: &mut Stones, attacker: Color, max_depth: u8, singles: u8) -> Verdict {
         // Deepening: short sequences are cheap and common; a fixed deep search would wander
         // down long hopeless lines first. Failures cached at one depth answer the next only
         // where they were searched as deep.
         for depth in 1..=max_depth {
-            if let Some(proof) = self.attack(b, attacker, depth)
+            if let Some(proof) = self.attack(b, attacker, depth, singles)
                 && let Some(turn) = proof.turn
             {
                 self.last_proof = proof;
@@ -226,17 +226,18 @@ impl Solver {
     }
 
     fn key(&self, board: &Stones, attacker: Color) -> u64 {
-        // The two modes prove different things: keep their failures apart.
-        let mode = if self.single_threats {
-            0
-        } else {
-            0x9e37_79b9_7f4a_7c15
-        };
-        board.hash() ^ ATTACKER_SALT[attacker.index()] ^ mode
+        board.hash() ^ ATTACKER_SALT[attacker.index()]
     }
 
-    /// A win of `attacker`, to move, within `depth` turns.
-    fn attack(&mut self, board: &mut Stones, attacker: Color, depth: u8) -> Option<Proof> {
+    /// A win of `attacker`, to move, within `depth` turns of which at most `singles` are
+    /// single threats.
+    fn attack(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        depth: u8,
+        singles: u8,
+    ) -> Option<Proof> {
         if let Some(w) = windows_in(board.threat_windows(attacker)).next() {
             return Some(six_now(board, w));
         }
@@ -247,7 +248,7 @@ impl Solver {
         self.total_nodes += 1;
         let key = self.key(board, attacker);
         let failed = self.failed[self.failed_slot(key)];
-        if failed.key == key && failed.depth >= depth {
+        if failed.key == key && failed.depth >= depth && failed.singles >= singles {
             return None;
         }
         let proved = self.proved[self.proved_slot(key)];
@@ -257,23 +258,31 @@ impl Solver {
         // The turn that last won with as many turns left is tried before generating the
         // rest: after a defender's other answer, or another free stone, the same turn
         // usually still wins, and then the generator's work is saved.
-        let single_threats = self.single_threats;
+        let single_threats = singles > 0;
+        // With one turn left only an unstoppable turn (three or more threats) wins: the
+        // others need not be played out.
+        let last_turn = depth == 1;
         let killer = self.killers[killer_slot(depth)]
-            .and_then(|t| as_attack(board, attacker, t, single_threats));
+            .and_then(|t| as_attack(board, attacker, t, single_threats))
+            .filter(|k| !last_turn || k.threats >= 3);
         if let Some(k) = &killer {
-            if let Some(proof) = self.try_attack(board, attacker, k, depth, key) {
+            if let Some(proof) = self.try_attack(board, attacker, k, depth, singles, key) {
                 return Some(proof);
             }
             if self.aborted {
                 return None;
             }
         }
-        let turns = forcing_turns(board, attacker, self.single_threats);
+        let turns: Attacks = if last_turn {
+            unstoppable_turn(board, attacker).into_iter().collect()
+        } else {
+            forcing_turns(board, attacker, single_threats)
+        };
         for attack in turns
             .iter()
             .filter(|a| Some(a.turn) != killer.map(|k| k.turn))
         {
-            if let Some(proof) = self.try_attack(board, attacker, attack, depth, key) {
+            if let Some(proof) = self.try_attack(board, attacker, attack, depth, singles, key) {
                 return Some(proof);
             }
             if self.aborted {
@@ -282,7 +291,11 @@ impl Solver {
         }
         if !self.aborted {
             let slot = self.failed_slot(key);
-            self.failed[slot] = Failed { key, depth };
+            self.failed[slot] = Failed {
+                key,
+                depth,
+                singles,
+            };
         }
         None
     }
@@ -295,10 +308,13 @@ impl Solver {
         attacker: Color,
         attack: &Attack,
         depth: u8,
+        singles: u8,
         key: u64,
     ) -> Option<Proof> {
         board.place_turn(&attack.turn, attacker);
-        let answer = self.defend(board, attacker, attack, depth);
+        // A single threat spends one of the line's single-threat turns.
+        let singles_after = singles - u8::from(attack.threats == 1);
+        let answer = self.defend(board, attacker, attack, depth, singles_after);
         board.remove_turn(&attack.turn);
         let mut proof = answer?;
         self.killers[killer_slot(depth)] = Some(attack.turn);
@@ -319,6 +335,7 @@ impl Solver {
         attacker: Color,
         attack: &Attack,
         depth: u8,
+        singles: u8,
     ) -> Option<Proof> {
         let defender = attacker.other();
         let mut proof = Proof {
@@ -352,18 +369,18 @@ impl Solver {
             .collect();
         pairs.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         replies.pairs = pairs.into_iter().map(|(_, p)| p).collect();
-        let mut singles: ArrayVec<(u32, Cell), BLOCK_SINGLES> = replies
+        let mut single_blocks: ArrayVec<(u32, Cell), BLOCK_SINGLES> = replies
             .singles
             .iter()
             .map(|&x| (spoils(board, attacker, x), x))
             .collect();
-        singles.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        replies.singles = singles.into_iter().map(|(_, x)| x).collect();
+        single_blocks.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        replies.singles = single_blocks.into_iter().map(|(_, x)| x).collect();
         let mut deepest = 0;
         for &(x, y) in &replies.pairs {
             board.place(x, defender);
             board.place(y, defender);
-            let line = self.attack(board, attacker, depth - 1);
+            let line = self.attack(board, attacker, depth - 1, singles);
             board.remove(y);
             board.remove(x);
             let line = line?;
@@ -372,7 +389,7 @@ impl Solver {
         }
         for &x in &replies.singles {
             board.place(x, defender);
-            let line = self.free_stone(board, attacker, depth - 1);
+            let line = self.free_stone(board, attacker, depth - 1, singles);
             board.remove(x);
             let line = line?;
             proof.zone.union_with(&line.zone);
@@ -384,11 +401,17 @@ impl Solver {
 
     /// The defender has blocked with one stone and places its second anywhere: the
     /// attacker's win against every placement that matters.
-    fn free_stone(&mut self, board: &mut Stones, attacker: Color, depth: u8) -> Option<Proof> {
+    fn free_stone(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        depth: u8,
+        singles: u8,
+    ) -> Option<Proof> {
         let defender = attacker.other();
         // First with the free stone passed: no placement can do better than one in the
         // passed proof's zone, or one that grows a threat of the defender's own.
-        let passed = self.attack(board, attacker, depth)?;
+        let passed = self.attack(board, attacker, depth, singles)?;
         let mut proof = passed;
         let mut tried = passed.zone;
         tried.union_with(&counter_cells(board, defender));
@@ -405,7 +428,7 @@ impl Solver {
             }
             done.insert(y);
             board.place(y, defender);
-            let line = self.attack(board, attacker, depth);
+            let line = self.attack(board, attacker, depth, singles);
             board.remove(y);
             let line = line?;
             proof.zone.union_with(&line.zone);
