@@ -22,9 +22,15 @@ pub const WINDOWS_PER_CELL: usize = 24;
 pub struct Geometry {
     /// The cells of each window, in line order.
     pub window_cells: [[Cell; WINDOW]; WINDOWS],
+    /// The line direction (index into `DIRS`) of each window.
+    pub window_direction: [u8; WINDOWS],
     /// For each cell, the windows through it (`cell_window_count` of them are valid).
     pub cell_windows: [[u16; WINDOWS_PER_CELL]; CELLS],
     pub cell_window_count: [u8; CELLS],
+    /// Where each direction's windows start in a cell's list (`cell_windows` holds them
+    /// direction by direction, as windows are numbered): direction `d` is
+    /// `cell_windows[c][bounds[c][d]..bounds[c][d + 1]]`.
+    pub cell_direction_bounds: [[u8; 5]; CELLS],
     /// For each cell and direction, the cell `k` steps behind (`[0..5]`, k = 5..1) and ahead
     /// (`[5..10]`, k = 1..5), or `None` off the board. Slot order matches pattern-key digits.
     pub line_neighbours: [[[Option<Cell>; 2 * REACH]; 4]; CELLS],
@@ -43,11 +49,13 @@ pub static GEOMETRY: Lazy<Box<Geometry>> = Lazy::new(build);
 
 fn build() -> Box<Geometry> {
     let mut window_cells = Vec::with_capacity(WINDOWS);
-    for &(dc, dr) in &DIRS {
+    let mut window_direction = [0u8; WINDOWS];
+    for (d, &(dc, dr)) in DIRS.iter().enumerate() {
         for start in Cell::all() {
             if start.offset(dc, dr, REACH as i32).is_some() {
                 let cells: [Cell; WINDOW] =
                     std::array::from_fn(|k| start.offset(dc, dr, k as i32).expect("inside"));
+                window_direction[window_cells.len()] = d as u8;
                 window_cells.push(cells);
             }
         }
@@ -64,6 +72,19 @@ fn build() -> Box<Geometry> {
         }
     }
 
+    let mut cell_direction_bounds = [[0u8; 5]; CELLS];
+    for c in 0..CELLS {
+        let list = &cell_windows[c][..cell_window_count[c] as usize];
+        for d in 0..4 {
+            let end = list
+                .iter()
+                .filter(|&&w| window_direction[w as usize] as usize <= d)
+                .count();
+            cell_direction_bounds[c][d + 1] = end as u8;
+        }
+        debug_assert!(list.is_sorted());
+    }
+
     let mut line_neighbours = [[[None; 2 * REACH]; 4]; CELLS];
     for c in Cell::all() {
         for (d, &(dc, dr)) in DIRS.iter().enumerate() {
@@ -76,8 +97,10 @@ fn build() -> Box<Geometry> {
 
     Box::new(Geometry {
         window_cells: window_cells.try_into().unwrap_or_else(|_| unreachable!()),
+        window_direction,
         cell_windows,
         cell_window_count,
+        cell_direction_bounds,
         line_neighbours,
     })
 }
@@ -85,6 +108,12 @@ fn build() -> Box<Geometry> {
 impl Geometry {
     pub fn windows_of(&self, c: Cell) -> &[u16] {
         &self.cell_windows[c.index()][..self.cell_window_count[c.index()] as usize]
+    }
+
+    /// The windows through `c` along direction `d`.
+    pub fn line_windows_of(&self, c: Cell, d: usize) -> &[u16] {
+        let bounds = &self.cell_direction_bounds[c.index()];
+        &self.cell_windows[c.index()][bounds[d] as usize..bounds[d + 1] as usize]
     }
 }
 
@@ -99,6 +128,25 @@ mod tests {
         assert_eq!(g.windows_of(Cell::new(0, 0).unwrap()).len(), 3);
         let total: usize = Cell::all().map(|c| g.windows_of(c).len()).sum();
         assert_eq!(total, WINDOWS * WINDOW);
+    }
+
+    #[test]
+    fn line_windows_are_the_windows_of_one_direction() {
+        let g = &*GEOMETRY;
+        for c in Cell::all() {
+            let mut all: Vec<u16> = (0..4)
+                .flat_map(|d| g.line_windows_of(c, d).to_vec())
+                .collect();
+            all.sort();
+            assert_eq!(all, g.windows_of(c));
+            for d in 0..4 {
+                assert!(g.line_windows_of(c, d).len() <= WINDOW);
+                for &w in g.line_windows_of(c, d) {
+                    assert_eq!(g.window_direction[w as usize] as usize, d);
+                    assert!(g.window_cells[w as usize].contains(&c));
+                }
+            }
+        }
     }
 
     #[test]

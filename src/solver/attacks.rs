@@ -11,9 +11,9 @@
 //! else builds nothing the sequence can use on its next turn.
 
 use crate::coord::{CELLS, Cell, Turn};
-use crate::geometry::{GEOMETRY, WINDOW};
-use crate::stones::{Color, Stones, WindowSet, windows_in};
-use crate::threats::{WindowList, blocks, stones_to_stop, threat_count, threat_windows};
+use crate::geometry::{GEOMETRY, WINDOW, WINDOWS};
+use crate::stones::{Color, Stones, THREAT_STONES, WindowSet, windows_in};
+use crate::threats::{WindowList, blocks, stones_to_stop, threat_count};
 use crate::tunables::{SOLVER_DOUBLE_THREAT_TURNS, SOLVER_SINGLE_THREAT_TURNS};
 use arrayvec::ArrayVec;
 
@@ -48,6 +48,128 @@ fn empty_cells(board: &Stones, windows: &WindowSet) -> CellSet {
 /// Every forcing turn generated at a node, before the best are kept.
 const CANDIDATE_CAPACITY: usize = 1024;
 
+/// The attacker's windows before its turn, counted once per node: every candidate stone is
+/// judged against them, and a first stone changes only the windows through it.
+struct Before {
+    /// Empty cells of windows holding three or more attacker stones and no defender stone.
+    threes: CellSet,
+    /// Empty cells of windows holding two or more.
+    open: CellSet,
+    /// For each cell, the windows through it holding exactly two attacker stones and no
+    /// defender stone: the windows of three a stone there makes (`growth`).
+    twos: [u8; CELLS],
+    /// Windows holding exactly three attacker stones and no defender stone.
+    exact_threes: u16,
+}
+
+impl Before {
+    fn new(board: &Stones, attacker: Color) -> Before {
+        let mut twos = [0u8; CELLS];
+        for w in windows_in(board.open_windows(attacker)) {
+            if board.window_stones(w)[attacker.index()] == 2 {
+                for &c in &GEOMETRY.window_cells[w] {
+                    twos[c.index()] += u8::from(board.is_empty(c));
+                }
+            }
+        }
+        Before {
+            threes: empty_cells(board, board.three_windows(attacker)),
+            open: empty_cells(board, board.open_windows(attacker)),
+            twos,
+            exact_threes: count(board.three_windows(attacker))
+                - count(board.threat_windows(attacker)),
+        }
+    }
+}
+
+/// What a first stone `a` would change: the windows through it. The stone is not placed;
+/// the rest of the board's windows are as `Before` counted them.
+struct AfterFirst {
+    /// The attacker's threat windows with `a` on the board: the windows of three through it
+    /// (the attacker has none before its turn, or it would have won).
+    standing: WindowList,
+    /// The windows through `a`, to tell which counts it raises.
+    through_a: WindowSet,
+    /// Cells of windows of three or more after `a` (the stones that add threats).
+    adders: CellSet,
+    /// Cells of windows of two or more after `a`.
+    open: CellSet,
+    /// Windows of exactly three after `a`.
+    exact_threes: u16,
+    /// Changes to `Before::twos` made by `a`: windows through it that now hold two gain a
+    /// cell's count, those that now hold three lose it.
+    changed: ArrayVec<(Cell, i8), { 2 * crate::geometry::WINDOWS_PER_CELL * WINDOW }>,
+}
+
+impl AfterFirst {
+    fn new(board: &Stones, attacker: Color, a: Cell, before: &Before) -> AfterFirst {
+        let mut after = AfterFirst {
+            standing: WindowList::new(),
+            through_a: [0; WINDOWS.div_ceil(64)],
+            adders: before.threes,
+            open: before.open,
+            exact_threes: before.exact_threes,
+            changed: ArrayVec::new(),
+        };
+        after.adders.remove(a);
+        after.open.remove(a);
+        for &w in GEOMETRY.windows_of(a) {
+            after.through_a[w as usize / 64] |= 1 << (w % 64);
+            let [mut own, opp] = ordered_counts(board.window_stones(w as usize), attacker);
+            if opp != 0 {
+                continue;
+            }
+            own += 1;
+            if own >= THREAT_STONES {
+                after.standing.push(w);
+            }
+            let delta = match own {
+                2 => 1,
+                3 => -1,
+                _ => 0,
+            };
+            match own {
+                3 => after.exact_threes += 1,
+                4 => after.exact_threes -= 1,
+                _ => {}
+            }
+            for &c in &GEOMETRY.window_cells[w as usize] {
+                if c == a || !board.is_empty(c) {
+                    continue;
+                }
+                if own >= 2 {
+                    after.open.insert(c);
+                }
+                if own >= 3 {
+                    after.adders.insert(c);
+                }
+                if delta != 0 {
+                    after.changed.push((c, delta));
+                }
+            }
+        }
+        after
+    }
+
+    /// A window's stone counts, as (attacker's, defender's), with `a` on the board.
+    fn counts(&self, board: &Stones, attacker: Color, w: u16) -> [u8; 2] {
+        let [own, opp] = ordered_counts(board.window_stones(w as usize), attacker);
+        let raised = self.through_a[w as usize / 64] >> (w % 64) & 1;
+        [own + raised as u8, opp]
+    }
+
+    /// `growth` of `c` with `a` on the board.
+    fn growth(&self, before: &Before, c: Cell) -> u16 {
+        let changes: i32 = self
+            .changed
+            .iter()
+            .filter(|&&(x, _)| x == c)
+            .map(|&(_, d)| d as i32)
+            .sum();
+        (before.twos[c.index()] as i32 + changes) as u16
+    }
+}
+
 /// Gathers forcing turns; `finish` keeps the best double threats and the best single
 /// threats apart, so that neither kind crowds out the other.
 struct Collector {
@@ -56,6 +178,9 @@ struct Collector {
     /// 3 when only an unstoppable turn will do (the last turn of a line).
     least: u8,
 }
+
+/// The partners that build, of one first stone: at most as many as `finish` could keep.
+type Builders = ArrayVec<(u16, Cell), CELLS>;
 
 impl Collector {
     fn new(least: u8) -> Collector {
@@ -81,15 +206,6 @@ impl Collector {
         self.unstoppable_only() && !self.all.is_empty()
     }
 
-    /// What a stone on `c` adds to the attacker's potential, when potential matters.
-    fn growth(&self, board: &Stones, attacker: Color, c: Cell) -> u16 {
-        if self.unstoppable_only() {
-            0
-        } else {
-            growth(board, attacker, c)
-        }
-    }
-
     /// Judges the turn whose stones `a` and `b` both stand on the board.
     fn judge_placed(&mut self, board: &Stones, attacker: Color, a: Cell, b: Cell) {
         if board.has_threat_window(attacker.other()) {
@@ -102,24 +218,22 @@ impl Collector {
         });
     }
 
-    /// With the first stone `a` on the board (and the defender left without threats),
-    /// judges its partners without placing them: those that add threats (cells of windows
-    /// of three), and, when `a` threatens alone, those that build (cells of windows of
-    /// two). Partners in `skip` are met from elsewhere.
-    fn partners_of(&mut self, board: &Stones, attacker: Color, a: Cell, skip: &CellSet) {
+    /// Judges the partners of a first stone `a` (which leaves the defender without threats)
+    /// without placing either: those that add threats (cells of windows of three), and,
+    /// when `a` threatens alone, those that build (cells of windows of two). Partners in
+    /// `skip` are met from elsewhere.
+    fn partners_of(
+        &mut self,
+        board: &Stones,
+        attacker: Color,
+        a: Cell,
+        skip: &CellSet,
+        before: &Before,
+    ) {
         let g = &*GEOMETRY;
-        let Some(standing) = threat_windows(board, attacker) else {
-            // More threat windows than can be tracked: unstoppable.
-            if let Some(b) = Cell::all().find(|&c| c != a && board.is_empty(c)) {
-                self.push(Attack {
-                    turn: Turn::two(a.min(b), a.max(b)),
-                    threats: 3,
-                    potential: 0,
-                });
-            }
-            return;
-        };
-        let alone = stones_to_stop(board, &standing, &[]) as u8;
+        let after = AfterFirst::new(board, attacker, a, before);
+        let standing = &after.standing;
+        let alone = stones_to_stop(board, standing, &[a]) as u8;
         if self.unstoppable_only() && alone >= 3 {
             // `a` alone cannot be stopped: any partner will do.
             if let Some(b) = Cell::all().find(|&c| c != a && board.is_empty(c)) {
@@ -131,9 +245,7 @@ impl Collector {
             }
             return;
         }
-        let base = count(board.three_windows(attacker)) - count(board.threat_windows(attacker));
-        let adders = empty_cells(board, board.three_windows(attacker));
-        for b in adders.iter() {
+        for b in after.adders.iter() {
             if skip.contains(b) {
                 continue;
             }
@@ -143,7 +255,7 @@ impl Collector {
             let mut windows = standing.clone();
             let mut six = false;
             for &w in g.windows_of(b) {
-                let [own, opp] = ordered_counts(board.window_stones(w as usize), attacker);
+                let [own, opp] = after.counts(board, attacker, w);
                 if opp == 0 {
                     six |= own as usize == WINDOW - 1;
                     if own == 3 && windows.try_push(w).is_err() {
@@ -154,41 +266,71 @@ impl Collector {
             let threats = if six {
                 3
             } else {
-                stones_to_stop(board, &windows, &[b]) as u8
+                stones_to_stop(board, &windows, &[a, b]) as u8
+            };
+            let gain = if self.unstoppable_only() {
+                0
+            } else {
+                after.growth(before, b)
             };
             self.push(Attack {
                 turn: Turn::two(a.min(b), a.max(b)),
                 threats,
-                potential: base + self.growth(board, attacker, b),
+                potential: after.exact_threes + gain,
             });
         }
         if alone < self.least {
             return;
         }
-        for b in empty_cells(board, board.open_windows(attacker)).iter() {
-            if adders.contains(b) || skip.contains(b) {
+        // The partners that only build. `finish` keeps at most `keep` turns of this kind
+        // (by potential, ties in generation order), and all of these share the first
+        // stone's threats and base: the others could never be kept.
+        let keep = if alone >= 2 {
+            SOLVER_DOUBLE_THREAT_TURNS
+        } else {
+            SOLVER_SINGLE_THREAT_TURNS
+        };
+        let mut builders = Builders::new();
+        for b in after.open.iter() {
+            if after.adders.contains(b) || skip.contains(b) {
                 continue;
             }
-            let gain = growth(board, attacker, b);
+            let gain = after.growth(before, b);
             if gain > 0 {
-                self.push(Attack {
-                    turn: Turn::two(a.min(b), a.max(b)),
-                    threats: alone,
-                    potential: base + gain,
-                });
+                builders.push((gain, b));
             }
+        }
+        if builders.len() > keep {
+            builders.sort_by_key(|&(gain, b)| (std::cmp::Reverse(gain), b));
+            builders.truncate(keep);
+            builders.sort_by_key(|&(_, b)| b);
+        }
+        for (gain, b) in builders {
+            self.push(Attack {
+                turn: Turn::two(a.min(b), a.max(b)),
+                threats: alone,
+                potential: after.exact_threes + gain,
+            });
         }
     }
 
     /// Judges the turn `a`, `b` from window `w` (two attacker stones, no defender stone),
     /// with neither stone on the board nor in a window of three. A window through only one
     /// of them then holds at most three attacker stones after the turn, so the threats are
-    /// the windows through both that hold two or more. The pair is met from the first such
-    /// window only.
-    fn pair_in_two(&mut self, board: &Stones, attacker: Color, a: Cell, b: Cell, w: usize) {
+    /// the windows through both that hold two or more: windows of `w`'s line. The pair is
+    /// met from the first such window only.
+    fn pair_in_two(
+        &mut self,
+        board: &Stones,
+        attacker: Color,
+        (a, b): (Cell, Cell),
+        w: usize,
+        before: &Before,
+    ) {
         let g = &*GEOMETRY;
+        let line = g.window_direction[w] as usize;
         let mut windows = WindowList::new();
-        for &x in g.windows_of(a) {
+        for &x in g.line_windows_of(a, line) {
             if !g.window_cells[x as usize].contains(&b) {
                 continue;
             }
@@ -200,12 +342,15 @@ impl Collector {
                 windows.push(x);
             }
         }
+        let gain = if self.unstoppable_only() {
+            0
+        } else {
+            (before.twos[a.index()] + before.twos[b.index()]) as u16
+        };
         self.push(Attack {
             turn: Turn::two(a.min(b), a.max(b)),
             threats: stones_to_stop(board, &windows, &[a, b]) as u8,
-            potential: count(board.three_windows(attacker)) - count(board.threat_windows(attacker))
-                + self.growth(board, attacker, a)
-                + self.growth(board, attacker, b),
+            potential: before.exact_threes + gain,
         });
     }
 
@@ -248,6 +393,7 @@ pub fn unstoppable_turn(board: &mut Stones, attacker: Color) -> Option<Attack> {
 
 fn collect(board: &mut Stones, attacker: Color, mut collector: Collector) -> Collector {
     let defender = attacker.other();
+    let before = Before::new(board, attacker);
     if board.has_threat_window(defender) {
         // The defender threatens a six: the turn must stop it, and threaten with what is left.
         let block = blocks(board, defender);
@@ -259,30 +405,29 @@ fn collect(board: &mut Stones, attacker: Color, mut collector: Collector) -> Col
             board.remove(x);
         }
         for &x in &block.singles {
-            board.place(x, attacker);
-            collector.partners_of(board, attacker, x, &CellSet::new());
-            board.remove(x);
+            collector.partners_of(board, attacker, x, &CellSet::new(), &before);
         }
         return collector;
     }
     // A stone in a window of three makes a threat; a pair of two such stones is met from
     // its smaller cell.
-    let threes = empty_cells(board, board.three_windows(attacker));
     let mut met = CellSet::new();
-    for a in threes.iter() {
+    for a in before.threes.iter() {
         if collector.done() {
             return collector;
         }
-        board.place(a, attacker);
-        collector.partners_of(board, attacker, a, &met);
-        board.remove(a);
+        collector.partners_of(board, attacker, a, &met, &before);
         met.insert(a);
     }
     // Both stones in one window of exactly two make it a four: judged without placing them,
-    // since the attacker has no threat window standing (it would have won).
-    let open = *board.open_windows(attacker);
+    // since the attacker has no threat window standing (it would have won). Such a turn is
+    // never unstoppable: its threat windows all lie along one line and hold both stones,
+    // so a blocker on each side of the pair (or one between them) stops them all.
+    if collector.unstoppable_only() {
+        return collector;
+    }
     let mut empties = ArrayVec::<Cell, WINDOW>::new();
-    for w in windows_in(&open) {
+    for w in windows_in(board.open_windows(attacker)) {
         if board.window_stones(w)[attacker.index()] != 2 {
             continue;
         }
@@ -291,11 +436,11 @@ fn collect(board: &mut Stones, attacker: Color, mut collector: Collector) -> Col
             GEOMETRY.window_cells[w]
                 .iter()
                 .copied()
-                .filter(|&c| board.is_empty(c) && !threes.contains(c)),
+                .filter(|&c| board.is_empty(c) && !before.threes.contains(c)),
         );
         for i in 0..empties.len() {
             for j in i + 1..empties.len() {
-                collector.pair_in_two(board, attacker, empties[i], empties[j], w);
+                collector.pair_in_two(board, attacker, (empties[i], empties[j]), w, &before);
             }
         }
         if collector.done() {
@@ -355,16 +500,6 @@ pub fn counter_cells(board: &Stones, defender: Color) -> CellSet {
     empty_cells(board, board.three_windows(defender))
 }
 
-/// Windows of two attacker stones and no defender stone through `c`: the windows of three
-/// an attacker stone there would make.
-fn growth(board: &Stones, attacker: Color, c: Cell) -> u16 {
-    GEOMETRY
-        .windows_of(c)
-        .iter()
-        .filter(|&&w| ordered_counts(board.window_stones(w as usize), attacker) == [2, 0])
-        .count() as u16
-}
-
 /// A window's stone counts as (attacker's, defender's).
 fn ordered_counts(counts: [u8; 2], attacker: Color) -> [u8; 2] {
     match attacker {
@@ -417,5 +552,103 @@ mod tests {
         // Without single threats, only double threats (none here: one three and one two).
         let doubles = forcing_turns(&mut stones, attacker, false);
         assert!(doubles.iter().all(|t| t.threats >= 2));
+    }
+}
+
+#[cfg(test)]
+mod brute_force {
+    use super::*;
+    use crate::threats::threat_count;
+
+    fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut x = seed;
+        move |n| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        }
+    }
+
+    /// Random boards dense with black stones in a small square, black to move, with no
+    /// threat window for black (it would simply win) and no six.
+    fn boards(count: usize, seed: u64) -> Vec<Stones> {
+        let mut rand = xorshift(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut b = Stones::new();
+            let stones = 8 + rand(24);
+            for i in 0..stones {
+                let c = Cell::new(5 + rand(9), 5 + rand(9)).unwrap();
+                if b.is_empty(c) {
+                    let color = if i % 3 == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    b.place(c, color);
+                }
+            }
+            if !b.has_threat_window(Color::Black) && b.winner().is_none() {
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    /// Whether `turn` leaves black three or more threats (or a six) and white no threat.
+    fn unstoppable(board: &Stones, a: Cell, b: Cell) -> bool {
+        let mut after = board.clone();
+        after.place(a, Color::Black);
+        after.place(b, Color::Black);
+        after.has_six(Color::Black)
+            || (!after.has_threat_window(Color::White) && threat_count(&after, Color::Black) >= 3)
+    }
+
+    #[test]
+    fn unstoppable_turns_match_brute_force_on_random_boards() {
+        let mut found = 0;
+        for mut board in boards(150, 7) {
+            // A stone that adds to no black window cannot make a threat: only cells within
+            // reach of black stones need trying.
+            let cells: Vec<Cell> = Cell::all()
+                .filter(|&c| {
+                    board.is_empty(c)
+                        && GEOMETRY
+                            .windows_of(c)
+                            .iter()
+                            .any(|&w| board.window_stones(w as usize)[0] > 0)
+                })
+                .collect();
+            let exists = cells
+                .iter()
+                .enumerate()
+                .any(|(i, &a)| cells[i + 1..].iter().any(|&b| unstoppable(&board, a, b)));
+            let got = unstoppable_turn(&mut board, Color::Black);
+            assert_eq!(got.is_some(), exists, "{got:?}");
+            if let Some(attack) = got {
+                let b = attack.turn.second.expect("two stones");
+                assert!(unstoppable(&board, attack.turn.first, b), "{}", attack.turn);
+                found += 1;
+            }
+        }
+        assert!(found > 10, "only {found} boards had an unstoppable turn");
+    }
+
+    #[test]
+    fn forcing_turns_count_their_threats_on_random_boards() {
+        for mut board in boards(60, 11) {
+            for attack in forcing_turns(&mut board, Color::Black, true) {
+                let mut after = board.clone();
+                after.place_turn(&attack.turn, Color::Black);
+                assert!(!after.has_threat_window(Color::White));
+                let threats = if after.has_six(Color::Black) {
+                    3
+                } else {
+                    threat_count(&after, Color::Black) as u8
+                };
+                assert_eq!(threats, attack.threats.min(3), "{}", attack.turn);
+            }
+        }
     }
 }
