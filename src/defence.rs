@@ -4,15 +4,16 @@
 //! Before the main search the solver asks whether the opponent, given the move now, would
 //! have such a win. When it would not, no turn of ours can give it one: our stones only
 //! block its lines and only add to our own threats. When it would, the proof's relevance
-//! zone says where the win can be spoilt: a turn of ours with no stone in the zone that
-//! makes no threat of ours leaves the proof standing, so it loses without another solve.
+//! zone says where the win can be spoilt: a turn of ours with no stone in the zone, nor
+//! where two stones could grow a threat of ours with our later answers, that makes no
+//! threat of ours leaves the proof standing, so it loses without another solve.
 //! The root turns are widened with stones in the zone, then every other root turn the time
 //! allows is checked; those that lose are dropped (unless all of them do).
 
 use crate::board::Board;
 use crate::coord::{Cell, Turn};
 use crate::pairs::{Pairs, Situation, add_pairs_through, cell_score};
-use crate::solver::zone::CellSet;
+use crate::solver::zone::{CellSet, turn_reach};
 use crate::solver::{SolveLimits, Solver, Verdict};
 use crate::tunables::{
     COUNTER_PARTNERS, NULL_MOVE_THREAT_NODES, SAFETY_THREAT_DEPTH, SAFETY_THREAT_NODES,
@@ -55,7 +56,7 @@ pub fn guard(
                     proof.zone.len()
                 );
                 widen(board, root, threat, &proof.zone);
-                zone = Some(proof.zone);
+                zone = Some(turn_reach(board, me, &proof.zone));
             }
             Verdict::Unknown => {}
         }
@@ -69,9 +70,9 @@ pub fn guard(
     )))
 }
 
-/// Adds root turns through the cells where a defence can start: the opponent's first turn,
-/// and the zone's cells that matter most to either side, paired with each other.
-fn widen(board: &Board, root: &mut Pairs, threat: Turn, zone: &CellSet) {
+/// Adds turns through the cells where a defence can start: the opponent's first turn, and
+/// the zone's cells that matter most to either side, paired with each other.
+pub fn widen(board: &Board, root: &mut Pairs, threat: Turn, zone: &CellSet) {
     let me = board.side_to_move();
     for cell in threat.cells() {
         add_pairs_through(board, me, cell, COUNTER_PARTNERS, root);
@@ -120,17 +121,18 @@ pub fn loses_to_threats(
     }
 }
 
-/// Whether `turn` leaves the opponent's proven win (with zone `zone`) standing: none of its
-/// stones is in the zone and it makes no threat of ours that the opponent must answer.
-fn leaves_proof_standing(board: &mut Board, turn: &Turn, zone: &CellSet) -> bool {
+/// Whether `turn` could spoil the opponent's proven win with zone `zone`: a stone of it in
+/// the zone, or a threat of ours that the opponent must answer first. A turn that cannot
+/// leaves the proof standing, and loses.
+pub fn may_spoil(board: &mut Board, turn: &Turn, zone: &CellSet) -> bool {
     if turn.cells().any(|c| zone.contains(c)) {
-        return false;
+        return true;
     }
     let me = board.side_to_move();
     board.place_turn(turn, me);
     let threatens = board.has_threat_window(me);
     board.remove_turn(turn);
-    !threatens
+    threatens
 }
 
 /// Drops root turns that lose to an opponent threat sequence, checking in root order until
@@ -146,7 +148,7 @@ fn refute(
     let mut losing = ArrayVec::<Turn, { crate::pairs::PAIR_CAPACITY }>::new();
     let mut unproven = 0;
     for &(_, turn) in root.iter() {
-        if zone.is_some_and(|z| leaves_proof_standing(board, &turn, z)) {
+        if zone.is_some_and(|z| !may_spoil(board, &turn, z)) {
             losing.push(turn);
             continue;
         }

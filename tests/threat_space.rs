@@ -287,3 +287,54 @@ fn engine_finds_a_turn_that_survives() {
         );
     }
 }
+
+/// Every defence of `attacker`'s threats on `board` (its turn just played): each blocking
+/// pair, and each single block with the free stone on every empty cell.
+fn every_defence(board: &Board, attacker: Color) -> Vec<Turn> {
+    let defences = blocking_sets(board, attacker);
+    let lone: Vec<Cell> = defences
+        .iter()
+        .filter(|d| d.len() == 1)
+        .map(|d| d[0])
+        .collect();
+    let mut replies: Vec<Turn> = defences
+        .iter()
+        .filter(|d| d.len() == 2 && !d.iter().any(|c| lone.contains(c)))
+        .map(|d| Turn::two(d[0], d[1]))
+        .collect();
+    for &x in &lone {
+        replies.extend(
+            Cell::all()
+                .filter(|&y| y != x && board.is_empty(y))
+                .map(|y| Turn::two(x.min(y), x.max(y))),
+        );
+    }
+    replies
+}
+
+#[test]
+fn a_free_stone_that_grows_a_counter_threat_is_answered() {
+    // From a match game: black's single threat MJNJ here was "proved", but white's free
+    // stone IG (beside IH and IK: three whites in one window) was never tried, and white's
+    // later forced blocks at II or IJ would have made a four. The proof's zone now takes in
+    // the cells where a free stone and the defender's later answers can fill such a window,
+    // and the solver's first turn here wins against every defence.
+    let board = Board::from_turns("JJ HHIH KHKI HJIK KGKJ KEKK").unwrap();
+    let mut solver = Solver::new(1 << 18);
+    let limits = SolveLimits::new(11, 2_000_000, None);
+    let Verdict::Win(turn) = solver.solve(&board, limits) else {
+        panic!("no win found");
+    };
+    let mut after = board.clone();
+    after.play_turn(&turn).unwrap();
+    let replies = every_defence(&after, Color::Black);
+    assert!(replies.len() > 100, "{turn} leaves a free stone");
+    for reply in replies {
+        let mut b = after.clone();
+        b.play_turn(&reply).unwrap();
+        assert!(
+            matches!(solver.solve(&b, limits), Verdict::Win(_)),
+            "{turn} falls to {reply}"
+        );
+    }
+}

@@ -494,12 +494,6 @@ pub fn spoils(board: &Stones, attacker: Color, c: Cell) -> u32 {
         .sum()
 }
 
-/// Cells where a defender stone makes a threat of its own: the empty cells of windows
-/// holding three or more defender stones and no attacker stone.
-pub fn counter_cells(board: &Stones, defender: Color) -> CellSet {
-    empty_cells(board, board.three_windows(defender))
-}
-
 /// A window's stone counts as (attacker's, defender's).
 fn ordered_counts(counts: [u8; 2], attacker: Color) -> [u8; 2] {
     match attacker {

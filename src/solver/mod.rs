@@ -23,7 +23,7 @@ use crate::stones::{Color, Stones, windows_in};
 use crate::threats::{BLOCK_PAIRS, BLOCK_SINGLES, blocks};
 use crate::tunables::SOLVER_SINGLE_THREATS;
 use arrayvec::ArrayVec;
-use attacks::{Attack, Attacks, as_attack, counter_cells, forcing_turns, spoils, unstoppable_turn};
+use attacks::{Attack, Attacks, as_attack, forcing_turns, spoils, unstoppable_turn};
 use std::time::Instant;
 use zone::CellSet;
 
@@ -414,7 +414,7 @@ impl Solver {
         let passed = self.attack(board, attacker, depth, singles)?;
         let mut proof = passed;
         let mut tried = passed.zone;
-        tried.union_with(&counter_cells(board, defender));
+        tried.union_with(&zone::counter_reach(board, defender, &passed.zone, 1));
         // The attacker's next stones are the likeliest refutations: try them first.
         let first: Option<Turn> = passed.turn;
         let order = first

@@ -1,8 +1,8 @@
 //! Sets of cells, one bit each: the relevance zones of threat-space proofs.
 
 use crate::coord::{CELLS, Cell};
-use crate::geometry::GEOMETRY;
-use crate::stones::{Stones, WindowSet, windows_in};
+use crate::geometry::{GEOMETRY, WINDOWS};
+use crate::stones::{Color, Stones, WindowSet, windows_in};
 
 const WORDS: usize = CELLS.div_ceil(64);
 
@@ -70,6 +70,65 @@ impl CellSet {
             }
         }
     }
+}
+
+/// Cells where `stones` stones of the defender's (one: a free stone; two: a whole turn)
+/// could, with stones it may yet place in `zone` (its answers along a proof whose zone that
+/// is), fill a window of its own to four: a threat the attacker would have to answer, which
+/// the proof never met. These are the empty cells outside the zone of every window without
+/// attacker stones whose defender stones and zone cells come to `4 - stones` or more.
+pub fn counter_reach(board: &Stones, defender: Color, zone: &CellSet, stones: usize) -> CellSet {
+    let g = &*GEOMETRY;
+    let needed = 4 - stones.clamp(1, 2);
+    let mut out = CellSet::new();
+    // Windows where the defender's stones alone are enough.
+    let enough = if needed >= 3 {
+        board.three_windows(defender)
+    } else {
+        board.open_windows(defender)
+    };
+    out.add_empty_cells_of(board, enough);
+    // Otherwise the window must hold a zone cell.
+    let mut seen: WindowSet = [0; WINDOWS.div_ceil(64)];
+    for z in zone.iter() {
+        if !board.is_empty(z) {
+            continue;
+        }
+        for &w in g.windows_of(z) {
+            let w = w as usize;
+            let bit = 1u64 << (w % 64);
+            if seen[w / 64] & bit != 0 {
+                continue;
+            }
+            seen[w / 64] |= bit;
+            let counts = board.window_stones(w);
+            if counts[defender.other().index()] != 0 {
+                continue;
+            }
+            let cells = &g.window_cells[w];
+            let zoned = cells
+                .iter()
+                .filter(|&&c| board.is_empty(c) && zone.contains(c))
+                .count();
+            if counts[defender.index()] as usize + zoned >= needed {
+                for &c in cells {
+                    if board.is_empty(c) && !zone.contains(c) {
+                        out.insert(c);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The cells where a whole turn of the defender's could matter to a proof with zone
+/// `zone`: the zone itself, and where two stones could grow a threat of the defender's
+/// with its later answers (see `counter_reach`).
+pub fn turn_reach(board: &Stones, defender: Color, zone: &CellSet) -> CellSet {
+    let mut reach = counter_reach(board, defender, zone, 2);
+    reach.union_with(zone);
+    reach
 }
 
 #[cfg(test)]

@@ -466,26 +466,22 @@ mod tests {
 
     #[test]
     fn a_blunder_and_its_refutation() {
-        // Black builds JJ..JM; white's turn 6 ignores it, and black makes six at once.
-        let g = game("JJ AACA JKJL EAGA JMSS IAKA JNJO", RecordResult::BlackWins);
+        // Black builds JJ..JM against white's block at JH; white's turn 6 ignores the four,
+        // and black makes six at once.
+        let g = game("JJ IKKK JKJL JHLL JMSS IAKA JNJO", RecordResult::BlackWins);
         let mut analyser = Analyser::new(Duration::from_millis(200), 8);
         let a = analyser.analyse(&g, Color::White);
         let l = a.losing.clone().expect("the blunder is found");
         assert_eq!(l.number, 6);
         assert_eq!(l.played.to_string(), "IAKA");
         let proof = l.after.lost.expect("shown lost");
-        // The win is six in column J: the first turn fills two of JH, JI, JN, JO.
+        // The win is six in column J through JN.
         let winning: Vec<String> = proof.turn().cells().map(|c| c.to_string()).collect();
-        assert!(
-            winning
-                .iter()
-                .all(|c| ["JH", "JI", "JN", "JO"].contains(&c.as_str()))
-        );
+        assert!(winning.contains(&"JN".to_string()), "{winning:?}");
         assert!(l.after.score < -WIN_BOUND || matches!(proof, Proof::Solver(_)));
-        // Now white blocks both ends (JI and JN) and survives.
-        let mut now: Vec<String> = l.now.cells().map(|c| c.to_string()).collect();
-        now.sort();
-        assert_eq!(now, ["JI", "JN"]);
+        // Now white blocks at JN, the one cell both of black's threats need, and survives.
+        let now: Vec<String> = l.now.cells().map(|c| c.to_string()).collect();
+        assert!(now.contains(&"JN".to_string()), "{now:?}");
         assert!(l.survives());
         // The forcing line ends with black's six.
         assert_eq!(l.line.len(), 1);
