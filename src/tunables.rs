@@ -81,7 +81,8 @@ pub const THREAT_CACHE_ENTRIES: usize = 1 << 16;
 pub const SOLVER_DOUBLE_THREAT_TURNS: usize = 48;
 pub const SOLVER_SINGLE_THREAT_TURNS: usize = 12;
 /// Single-threat turns allowed in one line of the solver (it deepens over 0, 1, .. this).
-/// Every win walked back from the lost games (tests/data/loss-wins.txt) needs at most two;
-/// on 855 positions from the records and the lost games, allowing three finds no more wins
-/// within 30,000 nodes and decides 23 fewer positions (`bench --solver-suite`).
+/// Every win the solver finds among those walked back from the lost games
+/// (tests/data/loss-wins.txt) needs at most two; on the 855 positions after each turn of
+/// the records and the lost games, allowing three finds no more wins within 30,000 nodes
+/// and decides 17 fewer positions (`bench --solver-suite`, build c6df47a).
 pub const SOLVER_SINGLE_THREATS: u8 = 2;
