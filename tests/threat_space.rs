@@ -84,27 +84,10 @@ fn wins_against_every_defence(
         !b.has_threat_window(attacker.other()),
         "{turn} leaves the defender a six"
     );
-    let defences = blocking_sets(&b, attacker);
-    assert!(!defences.is_empty() || depth > 0);
-    let lone: Vec<Cell> = defences
-        .iter()
-        .filter(|d| d.len() == 1)
-        .map(|d| d[0])
-        .collect();
-    if !lone.is_empty() {
+    let mut replies = every_defence(&b, attacker);
+    assert!(!replies.is_empty() || depth > 0);
+    if blocking_sets(&b, attacker).iter().any(|d| d.len() == 1) {
         *singles += 1;
-    }
-    let mut replies: Vec<Turn> = defences
-        .iter()
-        .filter(|d| d.len() == 2 && !d.iter().any(|c| lone.contains(c)))
-        .map(|d| Turn::two(d[0], d[1]))
-        .collect();
-    for &x in &lone {
-        replies.extend(
-            Cell::all()
-                .filter(|&y| y != x && b.is_empty(y))
-                .map(|y| Turn::two(x.min(y), x.max(y))),
-        );
     }
     replies.sort_by_key(|t| t.cells().map(|c| c.index()).collect::<Vec<_>>());
     replies.dedup();

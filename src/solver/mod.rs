@@ -410,7 +410,8 @@ impl Solver {
     ) -> Option<Proof> {
         let defender = attacker.other();
         // First with the free stone passed: no placement can do better than one in the
-        // passed proof's zone, or one that grows a threat of the defender's own.
+        // passed proof's zone, or one that can grow a threat of the defender's own, at once
+        // or with its later answers in that zone (`zone::counter_reach`).
         let passed = self.attack(board, attacker, depth, singles)?;
         let mut proof = passed;
         let mut tried = passed.zone;
