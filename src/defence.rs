@@ -70,9 +70,9 @@ pub fn guard(
     )))
 }
 
-/// Adds turns through the cells where a defence can start: the opponent's first turn, and
-/// the zone's cells that matter most to either side, paired with each other.
-pub fn widen(board: &Board, root: &mut Pairs, threat: Turn, zone: &CellSet) {
+/// Adds root turns through the cells where a defence can start: the opponent's first turn,
+/// and the zone's cells that matter most to either side, paired with each other.
+fn widen(board: &Board, root: &mut Pairs, threat: Turn, zone: &CellSet) {
     let me = board.side_to_move();
     for cell in threat.cells() {
         add_pairs_through(board, me, cell, COUNTER_PARTNERS, root);
@@ -124,7 +124,7 @@ pub fn loses_to_threats(
 /// Whether `turn` could spoil the opponent's proven win with zone `zone`: a stone of it in
 /// the zone, or a threat of ours that the opponent must answer first. A turn that cannot
 /// leaves the proof standing, and loses.
-pub fn may_spoil(board: &mut Board, turn: &Turn, zone: &CellSet) -> bool {
+fn may_spoil(board: &mut Board, turn: &Turn, zone: &CellSet) -> bool {
     if turn.cells().any(|c| zone.contains(c)) {
         return true;
     }

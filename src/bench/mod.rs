@@ -4,8 +4,7 @@
 use crate::board::{Board, Color};
 use crate::coord::Cell;
 use crate::search::{Limits, Searcher};
-use crate::solver::{SolveLimits, Solver, Verdict};
-use crate::tunables::{ROOT_THREAT_DEPTH, THREAT_CACHE_ENTRIES};
+use crate::solver::Verdict;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -126,24 +125,21 @@ fn solve_positions(signature: &mut u64) -> SolverBench {
     let mut out = SolverBench::default();
     for (i, turns) in SOLVER_POSITIONS.iter().enumerate() {
         let board = Board::from_turns(turns).expect("bench positions are legal");
-        let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
-        let began = Instant::now();
-        let verdict = solver.solve(
-            &board,
-            SolveLimits::new(ROOT_THREAT_DEPTH, SOLVER_NODES, None),
-        );
-        let time = began.elapsed();
+        let solved = suite::solve_fresh(&board, SOLVER_NODES);
         out.positions += 1;
-        out.nodes += solver.nodes();
-        out.time += time;
-        fnv(signature, solver.nodes());
-        let what = match verdict {
+        out.nodes += solved.nodes;
+        out.time += solved.time;
+        fnv(signature, solved.nodes);
+        let what = match solved.verdict {
             Verdict::Win(turn) => {
-                let length = solver.last_proof().length;
                 out.wins += 1;
-                out.longest = out.longest.max(length);
+                out.longest = out.longest.max(solved.length);
                 fnv(signature, turn.first.index() as u64);
-                format!("win {turn} in {length} turns ({} plies)", 2 * length - 1)
+                format!(
+                    "win {turn} in {} turns ({} plies)",
+                    solved.length,
+                    2 * solved.length - 1
+                )
             }
             Verdict::NoWin => "no win".to_string(),
             Verdict::Unknown => "unknown (node limit)".to_string(),
@@ -151,8 +147,8 @@ fn solve_positions(signature: &mut u64) -> SolverBench {
         out.lines.push(format!(
             "solver position {}: {what} | nodes {} in {:.3}s",
             i + 1,
-            solver.nodes(),
-            time.as_secs_f64()
+            solved.nodes,
+            solved.time.as_secs_f64()
         ));
     }
     out

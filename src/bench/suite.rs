@@ -48,28 +48,54 @@ pub struct CapResult {
     pub time: Duration,
     /// Longest win found, in attacker turns.
     pub longest: u8,
-    /// Nodes each position took (to the proof, or to the cap), in file order.
-    pub per_position: Vec<(Verdict, u64)>,
+    /// Each position's outcome, in file order.
+    pub per_position: Vec<Solved>,
 }
 
-/// Solves every position with a fresh solver within `cap` nodes (no time limit, so the
-/// result depends on the build alone).
+/// What the solver found on one position.
+#[derive(Clone, Copy, Debug)]
+pub struct Solved {
+    pub verdict: Verdict,
+    /// Nodes to the proof, or to the cap.
+    pub nodes: u64,
+    /// Attacker turns of the win found (0 without one).
+    pub length: u8,
+    pub time: Duration,
+}
+
+/// Solves `board` with a fresh solver within `cap` nodes and no time limit, so that the
+/// result depends on the build alone.
+pub fn solve_fresh(board: &Board, cap: u64) -> Solved {
+    let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
+    let began = Instant::now();
+    let verdict = solver.solve(board, SolveLimits::new(ROOT_THREAT_DEPTH, cap, None));
+    let length = match verdict {
+        Verdict::Win(_) => solver.last_proof().length,
+        _ => 0,
+    };
+    Solved {
+        verdict,
+        nodes: solver.nodes(),
+        length,
+        time: began.elapsed(),
+    }
+}
+
+/// Solves every position with a fresh solver within `cap` nodes.
 pub fn run_cap(positions: &[SuitePosition], cap: u64) -> CapResult {
     let mut out = CapResult {
         cap,
         ..CapResult::default()
     };
     for p in positions {
-        let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
-        let began = Instant::now();
-        let verdict = solver.solve(&p.board, SolveLimits::new(ROOT_THREAT_DEPTH, cap, None));
-        out.time += began.elapsed();
-        out.nodes += solver.nodes();
-        if matches!(verdict, Verdict::Win(_)) {
+        let solved = solve_fresh(&p.board, cap);
+        out.time += solved.time;
+        out.nodes += solved.nodes;
+        if matches!(solved.verdict, Verdict::Win(_)) {
             out.wins += 1;
-            out.longest = out.longest.max(solver.last_proof().length);
+            out.longest = out.longest.max(solved.length);
         }
-        out.per_position.push((verdict, solver.nodes()));
+        out.per_position.push(solved);
     }
     out
 }
@@ -79,8 +105,9 @@ pub fn run_cap(positions: &[SuitePosition], cap: u64) -> CapResult {
 pub fn report(positions: &[SuitePosition], caps: &[u64]) {
     let results: Vec<CapResult> = caps.iter().map(|&cap| run_cap(positions, cap)).collect();
     if let Some(last) = results.last() {
-        for (p, (verdict, nodes)) in positions.iter().zip(&last.per_position) {
-            let what = match verdict {
+        for (p, solved) in positions.iter().zip(&last.per_position) {
+            let nodes = solved.nodes;
+            let what = match solved.verdict {
                 Verdict::Win(turn) => format!("win {turn}"),
                 Verdict::NoWin => "no win".into(),
                 Verdict::Unknown => "unknown".into(),

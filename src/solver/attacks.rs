@@ -99,6 +99,8 @@ struct AfterFirst {
     /// Changes to `Before::twos` made by `a`: windows through it that now hold two gain a
     /// cell's count, those that now hold three lose it.
     changed: ArrayVec<(Cell, i8), { 2 * crate::geometry::WINDOWS_PER_CELL * WINDOW }>,
+    /// The cells `changed` names: most cells have no change to look up.
+    touched: CellSet,
 }
 
 impl AfterFirst {
@@ -110,6 +112,7 @@ impl AfterFirst {
             open: before.open,
             exact_threes: before.exact_threes,
             changed: ArrayVec::new(),
+            touched: CellSet::new(),
         };
         after.adders.remove(a);
         after.open.remove(a);
@@ -145,6 +148,7 @@ impl AfterFirst {
                 }
                 if delta != 0 {
                     after.changed.push((c, delta));
+                    after.touched.insert(c);
                 }
             }
         }
@@ -160,6 +164,9 @@ impl AfterFirst {
 
     /// `growth` of `c` with `a` on the board.
     fn growth(&self, before: &Before, c: Cell) -> u16 {
+        if !self.touched.contains(c) {
+            return before.twos[c.index()] as u16;
+        }
         let changes: i32 = self
             .changed
             .iter()

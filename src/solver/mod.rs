@@ -8,12 +8,14 @@
 //! The defender's free stone is handled with relevance zones. The attacker first proves the
 //! win with the free stone passed; the proof's zone is every cell a defender stone could
 //! spoil it through (the attacker's stones and threat windows along every line, the
-//! defender's answers), plus the cells where a defender stone grows its own threat. Only
-//! free stones in that zone are tried; anywhere else the passed proof stands unchanged.
-//! The zones of a node's lines add up into its own, so a proof carries its zone upwards.
+//! defender's answers), plus the cells where a defender stone grows a threat of its own, at
+//! once or with its later answers in the zone (`zone::counter_reach`). Only free stones
+//! there are tried; anywhere else the passed proof stands unchanged. The zones of a node's
+//! lines add up into its own, so a proof carries its zone upwards.
 //!
-//! Proofs and failures are cached by position and attacker between calls, and the search
-//! deepens one attacker turn at a time under node and time limits.
+//! Proofs and failures are cached by position and attacker between calls. The search
+//! deepens over the single threats a line may hold (none, one, two), and within each one
+//! attacker turn at a time, under node and time limits.
 
 mod attacks;
 pub mod zone;
@@ -77,11 +79,6 @@ impl SolveLimits {
             deadline,
             singles: SOLVER_SINGLE_THREATS,
         }
-    }
-
-    /// The same limits with up to `singles` single-threat turns in a line.
-    pub fn with_singles(self, singles: u8) -> SolveLimits {
-        SolveLimits { singles, ..self }
     }
 
     /// The same limits for double threats only.
