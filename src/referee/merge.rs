@@ -8,12 +8,14 @@
 //! without the match field (competition records, or records of an older `connect6`) are
 //! refused: they do not say which game of which match they are.
 
+use super::decisive;
 use super::game::Outcome;
 use super::record::Record;
 use super::report::Report;
 use super::summary::{GameEntry, Settings, Summary, TimeUse};
 use super::{RecordResult, StatsArgs};
 use crate::board::Color;
+use crate::coord::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -63,9 +65,16 @@ fn from_record(path: &Path, text: &str) -> Result<(Settings, Vec<GameEntry>), St
         RecordResult::WhiteWins => Outcome::Win(Color::White),
         RecordResult::Draw => Outcome::Draw,
     };
+    let stones: Vec<(Color, Cell)> = record.moves.iter().map(|m| (m.color, m.cell)).collect();
+    let attack = decisive::final_attack(&stones, outcome);
+    let time_of = |color: Color| {
+        let times = &info.times_us[color.index()];
+        let open = decisive::open_replies(&stones, color, times.len(), attack);
+        TimeUse::of_micros(times, open)
+    };
     let mut time = [TimeUse::default(); 2];
-    time[info.black] = TimeUse::of_micros(&info.times_us[0]);
-    time[1 - info.black] = TimeUse::of_micros(&info.times_us[1]);
+    time[info.black] = time_of(Color::Black);
+    time[1 - info.black] = time_of(Color::White);
     let settings = Settings {
         names,
         commands: info.commands,

@@ -7,7 +7,7 @@
 
 use super::game::{Fault, FaultKind, Outcome};
 use super::stats::{Elo, SprtSpec, SprtVerdict, Wdl, los};
-use super::summary::{GameEntry, Settings, Summary, TimeUse, time_share};
+use super::summary::{GameEntry, Settings, Summary, TimeUse, open_time_share, time_share};
 use crate::board::Color;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -52,6 +52,12 @@ pub struct EngineJson {
     pub time_share: f64,
     pub game_time_share_min: f64,
     pub game_time_share_max: f64,
+    /// Replies made before the winner's final forcing line, and (under a move cap) their
+    /// time as a share of the cap.
+    #[serde(default)]
+    pub open_moves: usize,
+    #[serde(default)]
+    pub open_time_share: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
@@ -169,6 +175,8 @@ impl Summary {
                 time_share: round(st.time_share, 4),
                 game_time_share_min: round(st.game_share_min.0, 4),
                 game_time_share_max: round(st.game_share_max.0, 4),
+                open_moves: st.time.open_moves,
+                open_time_share: open_time_share(s, st.time).map(|x| round(x, 4)),
             }
         });
         let faults = self

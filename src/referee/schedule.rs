@@ -1,6 +1,7 @@
 //! Running a match: startup checks, game scheduling over worker threads, progress, records.
 
 use super::args::Shard;
+use super::decisive;
 use super::game::{self, GameResult, GameSpec, Outcome};
 use super::openings::{self, Opening};
 use super::process::{self, Engine, EngineStartError, split_command};
@@ -95,9 +96,15 @@ pub fn plan(total: usize, shard: Option<Shard>) -> Vec<usize> {
 /// What the summary keeps of a game.
 fn entry_of(result: &GameResult, openings: usize) -> GameEntry {
     let black = black_of(result.number);
+    let attack = decisive::final_attack(&result.stones, result.outcome);
+    let time_of = |color: Color| {
+        let times = &result.move_times[color.index()];
+        let open = decisive::open_replies(&result.stones, color, times.len(), attack);
+        TimeUse::of(times, open)
+    };
     let mut time = [TimeUse::default(); 2];
-    time[black] = TimeUse::of(&result.move_times[Color::Black.index()]);
-    time[1 - black] = TimeUse::of(&result.move_times[Color::White.index()]);
+    time[black] = time_of(Color::Black);
+    time[1 - black] = time_of(Color::White);
     GameEntry {
         game: result.number,
         opening: opening_of(result.number, openings).map(|i| i + 1),

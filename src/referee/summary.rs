@@ -8,7 +8,9 @@
 //! Time use: with a game budget (`--game-time`), an engine's share in a game is its thinking
 //! time over the budget, and overall its total over (games x budget). Without one, the cap
 //! is the move time: the share in a game is its thinking time over (its moves x move time),
-//! and overall the total over (all its moves x move time).
+//! and overall the total over (all its moves x move time). Under a move cap the summary also
+//! gives the share of the replies made while the game was open, before the winner's final
+//! forcing line (see [`super::decisive`]): the replies time management is about.
 
 use super::game::{Fault, FaultKind, Outcome};
 use super::stats::{Elo, Pentanomial, SprtSpec, SprtState, SprtVerdict, Wdl, elo, los};
@@ -37,20 +39,31 @@ pub struct TimeUse {
     pub total_us: u64,
     /// Longest reply in microseconds.
     pub max_us: u64,
+    /// The first `open_moves` replies, made before the winner's final forcing line, and
+    /// their total time in microseconds. (Absent from summaries written before they were
+    /// counted: read as none.)
+    #[serde(default)]
+    pub open_moves: usize,
+    #[serde(default)]
+    pub open_us: u64,
 }
 
 impl TimeUse {
-    /// From reply times; each is truncated to whole microseconds.
-    pub fn of(times: &[Duration]) -> TimeUse {
+    /// From reply times, of which the first `open` were made while the game was open; each
+    /// is truncated to whole microseconds.
+    pub fn of(times: &[Duration], open: usize) -> TimeUse {
         let us: Vec<u64> = times.iter().map(|t| t.as_micros() as u64).collect();
-        TimeUse::of_micros(&us)
+        TimeUse::of_micros(&us, open)
     }
 
-    pub fn of_micros(us: &[u64]) -> TimeUse {
+    pub fn of_micros(us: &[u64], open: usize) -> TimeUse {
+        let open = open.min(us.len());
         TimeUse {
             moves: us.len(),
             total_us: us.iter().sum(),
             max_us: us.iter().copied().max().unwrap_or(0),
+            open_moves: open,
+            open_us: us[..open].iter().sum(),
         }
     }
 
@@ -58,6 +71,8 @@ impl TimeUse {
         self.moves += other.moves;
         self.total_us += other.total_us;
         self.max_us = self.max_us.max(other.max_us);
+        self.open_moves += other.open_moves;
+        self.open_us += other.open_us;
     }
 }
 
@@ -159,6 +174,14 @@ pub fn time_share(settings: &Settings, time: TimeUse, games: usize) -> f64 {
     } else {
         0.0
     }
+}
+
+/// Under a move cap, the share of the cap the open replies of `time` took (see the module
+/// docs); `None` with a game budget, or without open replies.
+pub fn open_time_share(settings: &Settings, time: TimeUse) -> Option<f64> {
+    let cap_us = settings.move_time.as_micros() as f64;
+    (settings.game_time.is_none() && time.open_moves > 0 && cap_us > 0.0)
+        .then(|| time.open_us as f64 / (time.open_moves as f64 * cap_us))
 }
 
 /// Pentanomial counts of the complete pairs among `entries` (sorted by game number).
@@ -375,9 +398,18 @@ impl Summary {
                     st.game_share_max.1,
                 )
             };
+            let open = match open_time_share(&self.settings, st.time) {
+                Some(share) => format!(
+                    ", {:.1}% before the final forcing line ({} of {} replies)",
+                    100.0 * share,
+                    st.time.open_moves,
+                    st.moves
+                ),
+                None => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "Time use {}: {:.1}% of the {cap} overall{per_game}",
+                "Time use {}: {:.1}% of the {cap} overall{open}{per_game}",
                 self.label(e),
                 100.0 * st.time_share,
             );
@@ -426,6 +458,7 @@ mod tests {
             moves,
             total_us,
             max_us,
+            ..TimeUse::default()
         };
         let settings = Settings {
             names: ["a".into(), "b".into()],
@@ -481,6 +514,45 @@ mod tests {
         assert!(
             s.to_text()
                 .contains("9.8% of the game budget 1.000 s overall")
+        );
+    }
+
+    #[test]
+    fn open_replies_have_their_own_share_under_a_move_cap() {
+        let settings = Settings {
+            names: ["a".into(), "b".into()],
+            commands: ["x".into(), "y".into()],
+            move_time: Duration::from_millis(100),
+            game_time: None,
+            sprt: None,
+        };
+        // A thinks 90 and 70 ms while the game is open, then answers a forcing line at once.
+        let a = TimeUse::of_micros(&[90_000, 70_000, 1_000, 1_000], 2);
+        assert_eq!((a.open_moves, a.open_us), (2, 160_000));
+        let b = TimeUse::of_micros(&[50_000, 2_000, 3_000], 1);
+        let games = vec![
+            entry(1, 0, Outcome::Win(Color::Black), [a, b]),
+            entry(2, 1, Outcome::Draw, [a, b]),
+        ];
+        let s = Summary::new(settings.clone(), games.clone());
+        // A: 2 x 160 ms open over 4 open replies of 100 ms = 80%; 324 ms over 8 = 40.5% overall.
+        assert_eq!(s.engines[0].time.open_moves, 4);
+        assert!((open_time_share(&settings, s.engines[0].time).unwrap() - 0.8).abs() < 1e-12);
+        let text = s.to_text();
+        assert!(
+            text.contains("40.5% of the move cap 0.100 s overall, 80.0% before the final forcing line (4 of 8 replies)"),
+            "{text}"
+        );
+        // A game budget has no per-reply cap to compare with.
+        let budget = Settings {
+            game_time: Some(Duration::from_secs(1)),
+            ..settings
+        };
+        assert_eq!(open_time_share(&budget, s.engines[0].time), None);
+        assert!(
+            !Summary::new(budget, games)
+                .to_text()
+                .contains("forcing line")
         );
     }
 }
