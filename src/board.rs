@@ -6,9 +6,27 @@ pub use crate::stones::{Color, RuleError, Stones, THREAT_STONES, WindowSet, wind
 
 use crate::coord::{CELLS, Cell, Turn};
 use crate::geometry::{GEOMETRY, REACH};
-use crate::patterns::{PATTERN_COUNT, POW3, Pattern, pattern};
+use crate::patterns::{KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
 use once_cell::sync::Lazy;
 use std::ops::Deref;
+
+/// What a stone adds to (or, negated in wrapping arithmetic, takes from) the key of a
+/// neighbour that has it in `slot`: an own digit (1) for its colour, a blocker (2) for the
+/// other.
+const fn digit_table(digit: u16, negate: bool) -> [u16; 2 * REACH] {
+    let mut t = [0u16; 2 * REACH];
+    let mut i = 0;
+    while i < 2 * REACH {
+        let v = digit * POW3[i];
+        t[i] = if negate { v.wrapping_neg() } else { v };
+        i += 1;
+    }
+    t
+}
+const OWN_DIGIT: [u16; 2 * REACH] = digit_table(1, false);
+const BLOCK_DIGIT: [u16; 2 * REACH] = digit_table(2, false);
+const OWN_DIGIT_NEG: [u16; 2 * REACH] = digit_table(1, true);
+const BLOCK_DIGIT_NEG: [u16; 2 * REACH] = digit_table(2, true);
 
 /// Pattern keys of the empty board: off-board neighbours are blocked for both colours.
 static EMPTY_KEYS: Lazy<Box<[[[u16; 2]; 4]; CELLS]>> = Lazy::new(|| {
@@ -144,44 +162,45 @@ impl Board {
 
     fn update_lines(&mut self, c: Cell, color: Color, add: bool) {
         let g = &*GEOMETRY;
+        // Read once: every dereference of the lazy table would check its initialisation.
+        let table: &[Pattern; KEYS] = &PATTERNS;
         let me = color.index();
-        // Seen from `color` the stone is an own digit (1), from the other a blocker (2).
-        let own_digit: u16 = 1;
-        let block_digit: u16 = 2;
+        let counts = &mut self.pattern_counts;
+        let stone_patterns = &mut self.stone_patterns;
         if add {
             for d in 0..4 {
-                let p = pattern(self.keys[c.index()][d][me]) as u8;
-                self.stone_patterns[c.index()][d] = p;
-                self.pattern_counts[me][p as usize] += 1;
+                let p = table[self.keys[c.index()][d][me] as usize] as u8;
+                stone_patterns[c.index()][d] = p;
+                counts[me][p as usize] += 1;
             }
         } else {
             for d in 0..4 {
-                let p = self.stone_patterns[c.index()][d];
-                self.pattern_counts[me][p as usize] -= 1;
+                counts[me][stone_patterns[c.index()][d] as usize] -= 1;
             }
         }
+        // Seen from `color` the stone is an own digit (1), from the other a blocker (2).
+        let (own, block) = if add {
+            (&OWN_DIGIT, &BLOCK_DIGIT)
+        } else {
+            (&OWN_DIGIT_NEG, &BLOCK_DIGIT_NEG)
+        };
         for d in 0..4 {
-            for s in 0..2 * REACH {
-                let Some(n) = g.line_neighbours[c.index()][d][s] else {
+            for (s, n) in g.line_neighbours[c.index()][d].iter().enumerate() {
+                let Some(n) = *n else {
                     continue;
                 };
                 // `c` sits in the mirrored slot of its neighbour's key.
                 let slot = 2 * REACH - 1 - s;
                 let keys = &mut self.keys[n.index()][d];
-                if add {
-                    keys[me] += own_digit * POW3[slot];
-                    keys[1 - me] += block_digit * POW3[slot];
-                } else {
-                    keys[me] -= own_digit * POW3[slot];
-                    keys[1 - me] -= block_digit * POW3[slot];
-                }
+                keys[me] = keys[me].wrapping_add(own[slot]);
+                keys[1 - me] = keys[1 - me].wrapping_add(block[slot]);
                 if let Some(occupant) = self.stones.get(n) {
                     let side = occupant.index();
-                    let new = pattern(self.keys[n.index()][d][side]) as u8;
-                    let old = &mut self.stone_patterns[n.index()][d];
+                    let new = table[keys[side] as usize] as u8;
+                    let old = &mut stone_patterns[n.index()][d];
                     if *old != new {
-                        self.pattern_counts[side][*old as usize] -= 1;
-                        self.pattern_counts[side][new as usize] += 1;
+                        counts[side][*old as usize] -= 1;
+                        counts[side][new as usize] += 1;
                         *old = new;
                     }
                 }
