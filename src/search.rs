@@ -13,7 +13,8 @@ pub use crate::control::Control;
 use crate::time::{CHECKING_RESERVE, FALLING_SCORE, STABLE_ITERATIONS, STABLE_SHARE};
 use crate::tt::{Bound, Table};
 use crate::tunables::{
-    CHOSEN_TURN_THREAT_NODES, FRONTIER_PAIRS, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS,
+    CHOSEN_TURN_THREAT_NODES, FRONTIER_PAIRS, LMR_LATE_TURN, LMR_LATER_MIN_DEPTH, LMR_LATER_TURN,
+    LMR_MIN_DEPTH, LMR_REDUCTION, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS,
     ROOT_THREAT_DEPTH, ROOT_THREAT_NODES, ROOT_THREAT_TIME_SHARE, SAFETY_THREAT_NODES,
     SAFETY_TIME_SHARE, THREAT_CACHE_ENTRIES,
 };
@@ -613,7 +614,23 @@ impl Searcher {
             let score = if i == 0 {
                 -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
             } else {
-                let mut s = -self.negamax(board, depth - 1, ply + 1, -alpha - 1, -alpha);
+                // A late, quiet turn is first searched shallower: the generator's order puts
+                // the turns that matter early, and one that still beats alpha is searched
+                // again at full depth. Turns that threaten (the reply is forced) are not
+                // reduced, nor any turn in a position that must block.
+                let reduce = depth >= LMR_MIN_DEPTH
+                    && i >= LMR_LATE_TURN
+                    && !forced
+                    && !board.has_threat_window(me);
+                let mut s = alpha + 1;
+                if reduce {
+                    let deeper = i >= LMR_LATER_TURN && depth >= LMR_LATER_MIN_DEPTH;
+                    let reduced = depth - 1 - LMR_REDUCTION - deeper as i32;
+                    s = -self.negamax(board, reduced, ply + 1, -alpha - 1, -alpha);
+                }
+                if s > alpha && !self.stopped {
+                    s = -self.negamax(board, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
                 if s > alpha && s < beta && !self.stopped {
                     s = -self.negamax(board, depth - 1, ply + 1, -beta, -alpha);
                 }
