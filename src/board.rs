@@ -174,8 +174,8 @@ impl Board {
                 counts[me][p as usize] += 1;
             }
         } else {
-            for d in 0..4 {
-                counts[me][stone_patterns[c.index()][d] as usize] -= 1;
+            for &p in &stone_patterns[c.index()] {
+                counts[me][p as usize] -= 1;
             }
         }
         // Seen from `color` the stone is an own digit (1), from the other a blocker (2).
@@ -184,8 +184,8 @@ impl Board {
         } else {
             (&OWN_DIGIT_NEG, &BLOCK_DIGIT_NEG)
         };
-        for d in 0..4 {
-            for (s, n) in g.line_neighbours[c.index()][d].iter().enumerate() {
+        for (d, line) in g.line_neighbours[c.index()].iter().enumerate() {
+            for (s, n) in line.iter().enumerate() {
                 let Some(n) = *n else {
                     continue;
                 };
