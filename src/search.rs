@@ -622,6 +622,7 @@ impl Searcher {
                     && i >= LMR_LATE_TURN
                     && !forced
                     && !board.has_threat_window(me);
+                // An unreduced turn goes straight to the full-depth null-window search.
                 let mut s = alpha + 1;
                 if reduce {
                     let deeper = i >= LMR_LATER_TURN && depth >= LMR_LATER_MIN_DEPTH;

@@ -18,15 +18,17 @@ pub fn final_attack(stones: &[(Color, Cell)], outcome: Outcome) -> usize {
     let Outcome::Win(winner) = outcome else {
         return stones.len();
     };
+    let starts = turn_starts(stones);
     let mut board = Stones::new();
     // (first stone index, whether the winner threatened after it) of each winner turn.
-    let mut winner_turns: Vec<(usize, bool)> = Vec::new();
-    for (i, &(color, cell)) in stones.iter().enumerate() {
-        board.place(cell, color);
-        let turn_ends = stones.get(i + 1).is_none_or(|&(next, _)| next != color);
-        if color == winner && turn_ends {
-            let first = turn_start(stones, i);
-            winner_turns.push((first, board.has_threat_window(winner)));
+    let mut winner_turns = Vec::new();
+    for (t, &start) in starts.iter().enumerate() {
+        let end = starts.get(t + 1).copied().unwrap_or(stones.len());
+        for &(color, cell) in &stones[start..end] {
+            board.place(cell, color);
+        }
+        if stones[start].0 == winner {
+            winner_turns.push((start, board.has_threat_window(winner)));
         }
     }
     winner_turns
@@ -37,14 +39,11 @@ pub fn final_attack(stones: &[(Color, Cell)], outcome: Outcome) -> usize {
         .map_or(stones.len(), |&(first, _)| first)
 }
 
-/// First stone of the turn that `stones[i]` ends: turns are runs of one colour.
-fn turn_start(stones: &[(Color, Cell)], i: usize) -> usize {
-    let color = stones[i].0;
-    let mut first = i;
-    while first > 0 && stones[first - 1].0 == color {
-        first -= 1;
-    }
-    first
+/// Index of the first stone of every turn: turns are runs of one colour.
+fn turn_starts(stones: &[(Color, Cell)]) -> Vec<usize> {
+    (0..stones.len())
+        .filter(|&i| i == 0 || stones[i - 1].0 != stones[i].0)
+        .collect()
 }
 
 /// How many of `color`'s `replies` (in order) came before `attack` (a stone index from
@@ -57,8 +56,9 @@ pub fn open_replies(
     replies: usize,
     attack: usize,
 ) -> usize {
-    let starts: Vec<usize> = (0..stones.len())
-        .filter(|&i| stones[i].0 == color && (i == 0 || stones[i - 1].0 != color))
+    let starts: Vec<usize> = turn_starts(stones)
+        .into_iter()
+        .filter(|&i| stones[i].0 == color)
         .collect();
     let first_reply = starts.len().saturating_sub(replies);
     (0..replies)

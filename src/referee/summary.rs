@@ -451,6 +451,16 @@ mod tests {
         }
     }
 
+    fn capped_at_100_ms() -> Settings {
+        Settings {
+            names: ["a".into(), "b".into()],
+            commands: ["x".into(), "y".into()],
+            move_time: Duration::from_millis(100),
+            game_time: None,
+            sprt: None,
+        }
+    }
+
     #[test]
     fn pairs_and_time_shares() {
         use Color::*;
@@ -460,13 +470,7 @@ mod tests {
             max_us,
             ..TimeUse::default()
         };
-        let settings = Settings {
-            names: ["a".into(), "b".into()],
-            commands: ["x".into(), "y".into()],
-            move_time: Duration::from_millis(100),
-            game_time: None,
-            sprt: None,
-        };
+        let settings = capped_at_100_ms();
         // Games 1-2 (a pair): A wins as black, draws as white -> 1.5 points, count[3].
         // Games 3-4: A loses both -> count[0]. Game 5 has no partner: not a pair.
         let entries = vec![
@@ -519,13 +523,7 @@ mod tests {
 
     #[test]
     fn open_replies_have_their_own_share_under_a_move_cap() {
-        let settings = Settings {
-            names: ["a".into(), "b".into()],
-            commands: ["x".into(), "y".into()],
-            move_time: Duration::from_millis(100),
-            game_time: None,
-            sprt: None,
-        };
+        let settings = capped_at_100_ms();
         // A thinks 90 and 70 ms while the game is open, then answers a forcing line at once.
         let a = TimeUse::of_micros(&[90_000, 70_000, 1_000, 1_000], 2);
         assert_eq!((a.open_moves, a.open_us), (2, 160_000));
