@@ -187,16 +187,21 @@ mod tests {
         assert!(b.hard <= ms(8) && b.hard > Duration::ZERO, "{b:?}");
     }
 
+    /// The game clock: 20 s for the game, at most 5 s a move.
+    fn twenty_second_game() -> TimeControl {
+        TimeControl {
+            move_cap: Duration::from_secs(5),
+            game_left: Some(Duration::from_secs(20)),
+            lateness: Duration::ZERO,
+        }
+    }
+
     /// Plays out a budget, each move taking exactly its soft share (the mean the search
     /// aims at), and checks the rules: 60 % spent by turn 30, never out of time.
     #[test]
     fn a_game_budget_is_mostly_spent_by_turn_30_and_never_runs_out() {
         let total = Duration::from_secs(20);
-        let mut tc = TimeControl {
-            move_cap: Duration::from_secs(5),
-            game_left: Some(total),
-            lateness: Duration::ZERO,
-        };
+        let mut tc = twenty_second_game();
         // A side plays at most 91 turns on 361 cells.
         for turn in 0..91 {
             let left = tc.game_left.unwrap();
@@ -219,11 +224,7 @@ mod tests {
     #[test]
     fn a_short_game_spends_most_of_its_budget() {
         let total = Duration::from_secs(20);
-        let mut tc = TimeControl {
-            move_cap: Duration::from_secs(5),
-            game_left: Some(total),
-            lateness: Duration::ZERO,
-        };
+        let mut tc = twenty_second_game();
         for turn in 0..13 {
             let left = tc.game_left.unwrap();
             tc.game_left = Some(left - tc.budget(turn).soft);
