@@ -107,6 +107,13 @@ pub struct StatsArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also print, for each opening, its wins by colour and its colour-decided pairs (with
+    /// the text summary; the JSON summary always has them).
+    #[arg(long, conflicts_with = "json")]
+    pub by_opening: bool,
+    /// The match's openings file, to name each opening in the `--by-opening` table.
+    #[arg(long, value_name = "FILE", requires = "by_opening")]
+    pub openings: Option<PathBuf>,
     /// Records written by `connect6 match --records`, folders of them, or JSON summaries
     /// of `connect6 match --json` (files ending in .json).
     #[arg(value_name = "PATH", required = true)]

@@ -10,6 +10,7 @@
 
 use super::decisive;
 use super::game::Outcome;
+use super::openings::{self, Opening};
 use super::record::Record;
 use super::report::Report;
 use super::summary::{GameEntry, Settings, Summary, TimeUse};
@@ -159,12 +160,25 @@ pub fn collect(paths: &[PathBuf]) -> Result<Summary, StatsError> {
 /// Entry point of `connect6 stats`: 0 after printing the summary, 2 when an input cannot
 /// be read or merged.
 pub fn main(args: StatsArgs) -> ExitCode {
+    let texts = match &args.openings {
+        Some(path) => match openings::load(path) {
+            Ok(list) => list.iter().map(Opening::text).collect(),
+            Err(e) => {
+                eprintln!("connect6 stats: error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Vec::new(),
+    };
     match collect(&args.paths) {
         Ok(summary) => {
             if args.json {
                 println!("{}", summary.to_json());
             } else {
                 print!("{}", summary.to_text());
+                if args.by_opening {
+                    print!("{}", summary.colours.table(&texts));
+                }
             }
             ExitCode::SUCCESS
         }

@@ -31,6 +31,7 @@
 //! stamped with the current UTC time. The summary (text, or JSON with `--json`) goes to
 //! stdout; a progress line goes to stderr unless `--quiet`.
 
+pub mod colours;
 pub mod decisive;
 pub mod game;
 pub mod openings;

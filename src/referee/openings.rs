@@ -16,6 +16,14 @@ pub struct Opening {
     pub turns: Vec<Turn>,
 }
 
+impl Opening {
+    /// The opening as its file writes it: turns separated by spaces (`JJ KIKK`).
+    pub fn text(&self) -> String {
+        let turns: Vec<String> = self.turns.iter().map(ToString::to_string).collect();
+        turns.join(" ")
+    }
+}
+
 /// What is wrong with an openings file.
 #[derive(Debug)]
 pub enum OpeningError {

@@ -5,6 +5,7 @@
 //! shares and times in seconds to 4 decimals. Times per game are whole microseconds, so a
 //! summary read back gives the same figures.
 
+use super::colours::Colours;
 use super::game::{Fault, FaultKind, Outcome};
 use super::stats::{Elo, SprtSpec, SprtVerdict, Wdl, los};
 use super::summary::{GameEntry, Settings, Summary, TimeUse, open_time_share, time_share};
@@ -23,6 +24,10 @@ pub struct Report {
     /// Elo (A - B) from the complete pairs; `null` without one.
     pub pairs: Option<PairsJson>,
     pub sprt: Option<SprtJson>,
+    /// Wins by colour and colour-decided pairs, overall and per opening (derived from
+    /// `results`; absent from summaries written before it was added).
+    #[serde(default)]
+    pub colours: Colours,
     pub faults: Vec<FaultJson>,
     pub results: Vec<ResultJson>,
 }
@@ -226,6 +231,7 @@ impl Summary {
                 upper: round(st.upper, 4),
                 verdict: st.verdict,
             }),
+            colours: self.colours.clone(),
             faults,
             results,
         }

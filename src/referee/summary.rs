@@ -12,6 +12,7 @@
 //! gives the share of the replies made while the game was open, before the winner's final
 //! forcing line (see [`super::decisive`]): the replies time management is about.
 
+use super::colours::Colours;
 use super::game::{Fault, FaultKind, Outcome};
 use super::stats::{Elo, Pentanomial, SprtSpec, SprtState, SprtVerdict, Wdl, elo, los};
 use crate::board::Color;
@@ -159,6 +160,8 @@ pub struct Summary {
     pub faults: Vec<FaultReport>,
     /// Complete pairs (games 2k-1 and 2k), from A's side.
     pub pairs: Pentanomial,
+    /// Who won by colour, and the pairs the colour decided.
+    pub colours: Colours,
     pub sprt: Option<SprtState>,
 }
 
@@ -263,6 +266,7 @@ impl Summary {
             }
         }
         let pairs = pairs_of(&entries);
+        let colours = Colours::of(&entries);
         let sprt = settings.sprt.map(|spec| spec.state(&pairs));
         Summary {
             settings,
@@ -271,6 +275,7 @@ impl Summary {
             games,
             faults,
             pairs,
+            colours,
             sprt,
         }
     }
@@ -344,6 +349,7 @@ impl Summary {
                 let _ = writeln!(out, "Pairs: none complete");
             }
         }
+        let _ = writeln!(out, "{}", self.colours.line());
         if let (Some(spec), Some(st)) = (self.settings.sprt, self.sprt) {
             let _ = writeln!(
                 out,
