@@ -223,6 +223,38 @@ fn openings_are_played_with_both_colours() {
         .collect();
     starts.sort();
     assert_eq!(starts, ["AASSSR", "AASSSR", "JJKJKK", "JJKJKK"]);
+    // The real binary's per-opening table names each opening and adds up to the summary.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_connect6"))
+        .args(["stats", "--by-opening", "--openings", &*file, &*recs_arg])
+        .output()
+        .expect("stats runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&s.colours.line()), "{text}");
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("opening"))
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(rows[0][6..], ["JJ", "KJKK", "IIHH"], "{text}");
+    assert_eq!(rows[1][6..], ["AA", "SSSR"], "{text}");
+    for (row, o) in rows.iter().zip(&s.colours.openings) {
+        let c = &o.counts;
+        let counts = [
+            c.black_wins,
+            c.white_wins,
+            c.draws,
+            c.colour_decided,
+            c.pairs,
+        ];
+        let shown: Vec<usize> = row[1..6]
+            .iter()
+            .map(|n| n.parse().expect("count"))
+            .collect();
+        assert_eq!((c.games(), &shown[..]), (2, &counts[..]), "{text}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -567,6 +599,15 @@ fn command_line_exit_codes() {
         &["bench", "--depth", "21"],
         &["stats"],
         &["stats", "/nonexistent/records"],
+        &["stats", "--openings", "tests/data/openings.txt", "."],
+        &[
+            "stats",
+            "--by-opening",
+            "--openings",
+            "/nonexistent/openings.txt",
+            ".",
+        ],
+        &["stats", "--by-opening", "--json", "."],
     ] {
         let (code, out, err) = run(bad);
         assert_eq!(code, Some(2), "{bad:?}: {err}");

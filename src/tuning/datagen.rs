@@ -370,12 +370,24 @@ mod tests {
         let openings = two_turn_openings(30, 11, 2);
         assert_eq!(openings.len(), 30);
         assert_eq!(openings, two_turn_openings(30, 11, 2));
+        assert_distinct_shapes_near_the_centre(&openings, 2);
+    }
+
+    /// Every opening is `JJ` and a white pair within `radius` of it, black to move, and no
+    /// two have the same shape up to the board's symmetries.
+    fn assert_distinct_shapes_near_the_centre(openings: &[String], radius: usize) {
         let mut shapes = HashSet::new();
-        for o in &openings {
+        for o in openings {
             let board = Board::from_turns(o).unwrap();
-            assert_eq!(board.side_to_move(), Color::Black);
-            let pair = Turn::parse(o.split_whitespace().nth(1).unwrap()).unwrap();
-            assert!(pair.cells().all(|c| c.distance(Cell::CENTER) <= 2));
+            assert_eq!(board.side_to_move(), Color::Black, "{o}");
+            assert_eq!(board.get(Cell::CENTER), Some(Color::Black), "{o}");
+            let words: Vec<&str> = o.split_whitespace().collect();
+            assert_eq!(words.len(), 2, "{o}: two turns");
+            let pair = Turn::parse(words[1]).unwrap();
+            assert!(
+                pair.cells().all(|c| c.distance(Cell::CENTER) <= radius),
+                "{o}"
+            );
             // Canonical shape: sorted offsets under the symmetry giving the smallest form.
             let off = |c: Cell| (c.col() as i32 - 9, c.row() as i32 - 9);
             let (a, b) = (off(pair.first), off(pair.second.unwrap()));
@@ -388,6 +400,18 @@ mod tests {
                 .unwrap();
             assert!(shapes.insert(shape), "{o} repeats a shape");
         }
+    }
+
+    #[test]
+    fn the_match_openings_file_holds_seventeen_distinct_shapes() {
+        let text = include_str!("../../tests/data/openings.txt");
+        let openings: Vec<String> = crate::referee::openings::parse(text)
+            .expect("the openings file parses")
+            .iter()
+            .map(crate::referee::Opening::text)
+            .collect();
+        assert_eq!(openings.len(), 17);
+        assert_distinct_shapes_near_the_centre(&openings, 4);
     }
 
     #[test]
