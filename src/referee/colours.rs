@@ -10,7 +10,7 @@
 //! and the per-opening counts (`stats --by-opening`) tell which openings waste them.
 
 use super::game::Outcome;
-use super::summary::GameEntry;
+use super::summary::{GameEntry, complete_pairs};
 use crate::board::Color;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -87,16 +87,13 @@ impl Colours {
                 by_opening.entry(o).or_default().add_game(g.outcome);
             }
         }
-        for w in entries.windows(2) {
-            let (a, b) = (&w[0], &w[1]);
-            if a.game % 2 == 1 && b.game == a.game + 1 {
-                colours.total.add_pair(a.outcome, b.outcome);
-                if let Some(o) = a.opening.filter(|&o| b.opening == Some(o)) {
-                    by_opening
-                        .entry(o)
-                        .or_default()
-                        .add_pair(a.outcome, b.outcome);
-                }
+        for (a, b) in complete_pairs(entries) {
+            colours.total.add_pair(a.outcome, b.outcome);
+            if let Some(o) = a.opening.filter(|&o| b.opening == Some(o)) {
+                by_opening
+                    .entry(o)
+                    .or_default()
+                    .add_pair(a.outcome, b.outcome);
             }
         }
         colours.openings = by_opening

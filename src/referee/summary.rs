@@ -1,5 +1,6 @@
 //! The match summary: results per engine and colour, score, Elo from games and from game
-//! pairs, LOS, the SPRT, faults, move times and time use; as text or as JSON.
+//! pairs, colour-decided pairs (`colours`), LOS, the SPRT, faults, move times and time use;
+//! as text or as JSON.
 //!
 //! Everything is computed from the settings and one [`GameEntry`] per game, which is what
 //! records and JSON summaries carry: `connect6 stats` rebuilds the same summary from them.
@@ -187,14 +188,21 @@ pub fn open_time_share(settings: &Settings, time: TimeUse) -> Option<f64> {
         .then(|| time.open_us as f64 / (time.open_moves as f64 * cap_us))
 }
 
+/// The complete pairs among `entries` (sorted by game number): games 2k-1 and 2k, which
+/// play one opening with the colours swapped.
+pub fn complete_pairs(entries: &[GameEntry]) -> impl Iterator<Item = (&GameEntry, &GameEntry)> {
+    entries
+        .windows(2)
+        .filter(|w| w[0].game % 2 == 1 && w[1].game == w[0].game + 1)
+        .map(|w| (&w[0], &w[1]))
+}
+
 /// Pentanomial counts of the complete pairs among `entries` (sorted by game number).
 pub fn pairs_of(entries: &[GameEntry]) -> Pentanomial {
     let mut p = Pentanomial::default();
-    for w in entries.windows(2) {
-        if w[0].game % 2 == 1 && w[1].game == w[0].game + 1 {
-            let points = w[0].points_a() + w[1].points_a();
-            p.counts[(2.0 * points).round() as usize] += 1;
-        }
+    for (a, b) in complete_pairs(entries) {
+        let points = a.points_a() + b.points_a();
+        p.counts[(2.0 * points).round() as usize] += 1;
     }
     p
 }
