@@ -142,9 +142,8 @@ impl Colours {
         out.push_str("  opening  black  white  drawn  decided  pairs  turns\n");
         for o in &self.openings {
             let c = &o.counts;
-            let text = texts
-                .get(o.opening.wrapping_sub(1))
-                .map_or("", String::as_str);
+            let text = o.opening.checked_sub(1).and_then(|i| texts.get(i));
+            let text = text.map_or("", String::as_str);
             let line = format!(
                 "  {:>7}  {:>5}  {:>5}  {:>5}  {:>7}  {:>5}  {text}",
                 o.opening, c.black_wins, c.white_wins, c.draws, c.colour_decided, c.pairs
