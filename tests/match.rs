@@ -599,19 +599,36 @@ fn command_line_exit_codes() {
         &["bench", "--depth", "21"],
         &["stats"],
         &["stats", "/nonexistent/records"],
-        &["stats", "--openings", "tests/data/openings.txt", "."],
-        &[
-            "stats",
-            "--by-opening",
-            "--openings",
-            "/nonexistent/openings.txt",
-            ".",
-        ],
-        &["stats", "--by-opening", "--json", "."],
     ] {
         let (code, out, err) = run(bad);
         assert_eq!(code, Some(2), "{bad:?}: {err}");
         assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
+    }
+    // `stats .` alone fails too (no records here), so each of these must fail for its own
+    // reason, which its message names.
+    for (bad, reason) in [
+        (
+            &["stats", "--openings", "tests/data/openings.txt", "."][..],
+            "--by-opening",
+        ),
+        (
+            &[
+                "stats",
+                "--by-opening",
+                "--openings",
+                "/nonexistent/openings.txt",
+                ".",
+            ],
+            "cannot read openings file /nonexistent/openings.txt",
+        ),
+        (
+            &["stats", "--by-opening", "--json", "."],
+            "cannot be used with '--json'",
+        ),
+    ] {
+        let (code, out, err) = run(bad);
+        assert_eq!(code, Some(2), "{bad:?}: {err}");
+        assert!(out.is_empty() && err.contains(reason), "{bad:?}: {err}");
     }
     // Engine flags as referees pass them: a reply to `name?`, then exit 0 at end of input.
     let mut child = Command::new(bin)
