@@ -6,6 +6,7 @@
 //! cargo run --release --example fit_eval -- --fit DATA [--holdout M] [--lambda L] [--k K]
 //! cargo run --release --example fit_eval -- --openings N --out FILE [--seed S] [--radius R]
 //!     [--balance-depth D]
+//! cargo run --release --example fit_eval -- --replies K --from FILE --out FILE [--balance-depth D]
 //! ```
 //!
 //! The first plays N self-play games and writes their quiet positions (with `--move-ms` each
@@ -15,9 +16,13 @@
 //! table unless given) and prints it as Rust source; the
 //! third writes N two-turn match openings (`JJ` and a white pair near it): drawn at random,
 //! or with `--balance-depth D` the N that black scores lowest at search depth D of all the
-//! shapes within the radius (random white pairs mostly hand black the game).
+//! shapes within the radius (random white pairs mostly hand black the game); the fourth
+//! extends each two-turn opening of a file to three turns with the K black pairs that score
+//! best for black at search depth D (default 4).
 
-use connect6::tuning::datagen::{GenConfig, balanced_openings, generate_data, two_turn_openings};
+use connect6::tuning::datagen::{
+    GenConfig, REPLY_CANDIDATES, balanced_openings, black_replies, generate_data, two_turn_openings,
+};
 use connect6::tuning::fit::{FITTED, Weights, read_samples, run_fit, table_source};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -27,6 +32,8 @@ use std::time::Instant;
 struct Args {
     games: Option<usize>,
     openings: Option<usize>,
+    replies: Option<usize>,
+    from: Option<String>,
     fit: Option<String>,
     out: Option<String>,
     seed: Option<u64>,
@@ -51,6 +58,8 @@ fn parse(args: &[String]) -> Result<Args, String> {
         match flag.as_str() {
             "--games" => a.games = Some(number(flag, it.next())?),
             "--openings" => a.openings = Some(number(flag, it.next())?),
+            "--replies" => a.replies = Some(number(flag, it.next())?),
+            "--from" => a.from = Some(it.next().ok_or("--from needs a file")?.clone()),
             "--fit" => a.fit = Some(it.next().ok_or("--fit needs a file")?.clone()),
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?.clone()),
             "--seed" => a.seed = Some(number(flag, it.next())?),
@@ -65,12 +74,20 @@ fn parse(args: &[String]) -> Result<Args, String> {
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
-    let jobs = [a.games.is_some(), a.openings.is_some(), a.fit.is_some()];
+    let jobs = [
+        a.games.is_some(),
+        a.openings.is_some(),
+        a.fit.is_some(),
+        a.replies.is_some(),
+    ];
     if jobs.iter().filter(|&&j| j).count() != 1 {
-        return Err("give exactly one of --games, --fit, --openings".into());
+        return Err("give exactly one of --games, --fit, --openings, --replies".into());
     }
     if a.fit.is_none() && a.out.is_none() {
-        return Err("--games and --openings need --out FILE".into());
+        return Err("--games, --openings and --replies need --out FILE".into());
+    }
+    if a.replies.is_some() != a.from.is_some() {
+        return Err("--replies and --from go together".into());
     }
     Ok(a)
 }
@@ -207,13 +224,50 @@ fn openings(a: &Args, count: usize, out: &str) -> Result<(), String> {
     Ok(())
 }
 
+fn replies(a: &Args, per: usize, from: &str, out: &str) -> Result<(), String> {
+    let depth = a.balance_depth.unwrap_or(4);
+    let text = std::fs::read_to_string(from).map_err(|e| format!("{from}: {e}"))?;
+    let base: Vec<String> = connect6::referee::openings::parse(&text)
+        .map_err(|e| format!("{from}: {e}"))?
+        .iter()
+        .map(connect6::referee::Opening::text)
+        .collect();
+    let began = Instant::now();
+    let list = black_replies(&base, per, depth);
+    let scores = list.iter().map(|(_, s)| *s);
+    let mut text = format!(
+        "# Three-turn openings: each two-turn opening of {from}, then the {per} black pairs that\n\
+         # score best for black at search depth {depth} of the move generator's {REPLY_CANDIDATES};\n\
+         # white to move. {} openings, black's scores {} to {}\n\
+         # (cargo run --release --example fit_eval -- --replies {per} --from {from} --balance-depth {depth} --out FILE).\n",
+        list.len(),
+        scores.clone().min().unwrap_or(0),
+        scores.max().unwrap_or(0),
+    );
+    for (o, _) in &list {
+        text.push_str(o);
+        text.push('\n');
+    }
+    std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
+    println!(
+        "{} openings in {out} ({:.1} s)",
+        list.len(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = parse(&args).and_then(|a| match (&a.games, &a.openings, &a.fit) {
-        (Some(n), _, _) => generate(&a, *n, a.out.as_deref().unwrap_or_default()),
-        (_, Some(n), _) => openings(&a, *n, a.out.as_deref().unwrap_or_default()),
-        (_, _, Some(path)) => fit(&a, path),
-        _ => unreachable!("parse checks one job"),
+    let result = parse(&args).and_then(|a| {
+        let out = a.out.as_deref().unwrap_or_default();
+        match (&a.games, &a.openings, &a.fit, &a.replies) {
+            (Some(n), ..) => generate(&a, *n, out),
+            (_, Some(n), ..) => openings(&a, *n, out),
+            (_, _, Some(path), _) => fit(&a, path),
+            (.., Some(k)) => replies(&a, *k, a.from.as_deref().unwrap_or_default(), out),
+            _ => unreachable!("parse checks one job"),
+        }
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

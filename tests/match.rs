@@ -648,3 +648,47 @@ fn command_line_exit_codes() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "name X\n");
 }
+
+#[test]
+fn repeated_games_are_counted_once() {
+    // The greedy reference player is deterministic: the one opening's pair is played twice
+    // over, move for move.
+    let dir = scratch("repeats");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "JJ KJKK\n").expect("write");
+    let recs = dir.join("records");
+    let (file, recs_arg) = (file.to_string_lossy(), recs.to_string_lossy());
+    let bin = env!("CARGO_BIN_EXE_connect6");
+    let greedy = format!("{bin} --player greedy --name Greedy");
+    let extra = [
+        "--openings",
+        &*file,
+        "--records",
+        &*recs_arg,
+        "--games",
+        "4",
+    ];
+    let s = run(&greedy, &greedy, &extra);
+    assert_eq!(s.games.len(), 4);
+    let r = s.repeats;
+    assert_eq!(
+        (r.games, r.distinct_games, r.pairs, r.distinct_pairs),
+        (4, 2, 2, 1)
+    );
+    let line = r.line().expect("moves are known");
+    assert!(s.to_text().contains(&line), "{}", s.to_text());
+    // Records and the JSON summary keep what is needed to find the repeats again.
+    let out = std::process::Command::new(bin)
+        .args(["stats", &*recs_arg])
+        .output()
+        .expect("stats runs");
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&line));
+    let json = dir.join("summary.json");
+    std::fs::write(&json, s.to_json()).expect("write");
+    let out = std::process::Command::new(bin)
+        .args(["stats", &*json.to_string_lossy()])
+        .output()
+        .expect("stats runs");
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&line));
+    let _ = std::fs::remove_dir_all(&dir);
+}

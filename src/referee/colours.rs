@@ -167,6 +167,7 @@ mod tests {
             outcome: winner.map_or(Outcome::Draw, Outcome::Win),
             fault: None,
             time: [TimeUse::default(); 2],
+            moves: None,
         }
     }
 

@@ -90,6 +90,7 @@ fn from_record(path: &Path, text: &str) -> Result<(Settings, Vec<GameEntry>), St
         outcome,
         fault: info.fault,
         time,
+        moves: Some(super::repeats::fingerprint(&stones)),
     };
     Ok((settings, vec![entry]))
 }

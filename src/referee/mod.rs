@@ -37,6 +37,7 @@ pub mod game;
 pub mod openings;
 pub mod process;
 pub mod record;
+pub mod repeats;
 pub mod report;
 pub mod stats;
 pub mod summary;

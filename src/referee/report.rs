@@ -7,6 +7,7 @@
 
 use super::colours::Colours;
 use super::game::{Fault, FaultKind, Outcome};
+use super::repeats::Repeats;
 use super::stats::{Elo, SprtSpec, SprtVerdict, Wdl, los};
 use super::summary::{GameEntry, Settings, Summary, TimeUse, open_time_share, time_share};
 use crate::board::Color;
@@ -28,6 +29,9 @@ pub struct Report {
     /// `results`; absent from summaries written before it was added).
     #[serde(default)]
     pub colours: Colours,
+    /// Distinct games and pairs (derived from `results`; absent from older summaries).
+    #[serde(default)]
+    pub repeats: Repeats,
     pub faults: Vec<FaultJson>,
     pub results: Vec<ResultJson>,
 }
@@ -110,6 +114,10 @@ pub struct ResultJson {
     pub time: [TimeUse; 2],
     /// Time use per engine as a share of the cap or budget, A first.
     pub time_share: [f64; 2],
+    /// The game's moves as a fingerprint (16 hex digits), to tell repeated games; absent
+    /// from summaries written before it was added.
+    #[serde(default)]
+    pub moves: Option<String>,
 }
 
 fn round(x: f64, decimals: i32) -> f64 {
@@ -209,6 +217,7 @@ impl Summary {
                 },
                 time: g.time,
                 time_share: g.time.map(|t| round(time_share(s, t, 1), 4)),
+                moves: g.moves.map(|m| format!("{m:016x}")),
             })
             .collect();
         Report {
@@ -232,6 +241,7 @@ impl Summary {
                 verdict: st.verdict,
             }),
             colours: self.colours.clone(),
+            repeats: self.repeats,
             faults,
             results,
         }
@@ -277,6 +287,13 @@ impl Report {
                 outcome,
                 fault,
                 time: r.time,
+                moves: match &r.moves {
+                    Some(hex) => Some(
+                        u64::from_str_radix(hex, 16)
+                            .map_err(|_| format!("game {}: bad moves '{hex}'", r.game))?,
+                    ),
+                    None => None,
+                },
             });
         }
         Ok((settings, entries))

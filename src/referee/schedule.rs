@@ -6,6 +6,7 @@ use super::game::{self, GameResult, GameSpec, Outcome};
 use super::openings::{self, Opening};
 use super::process::{self, Engine, EngineStartError, split_command};
 use super::record::{self, MatchInfo, Record, RecordMove, RecordResult};
+use super::repeats::fingerprint;
 use super::stats::SprtVerdict;
 use super::summary::{GameEntry, Settings, TimeUse, pairs_of, verdict_text};
 use super::{MatchArgs, MatchError, Summary};
@@ -112,6 +113,7 @@ fn entry_of(result: &GameResult, openings: usize) -> GameEntry {
         outcome: result.outcome,
         fault: result.fault.clone(),
         time,
+        moves: Some(fingerprint(&result.stones)),
     }
 }
 

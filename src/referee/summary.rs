@@ -15,6 +15,7 @@
 
 use super::colours::Colours;
 use super::game::{Fault, FaultKind, Outcome};
+use super::repeats::Repeats;
 use super::stats::{Elo, Pentanomial, SprtSpec, SprtState, SprtVerdict, Wdl, elo, los};
 use crate::board::Color;
 use serde::{Deserialize, Serialize};
@@ -91,6 +92,9 @@ pub struct GameEntry {
     pub fault: Option<Fault>,
     /// Thinking by engine (A, B).
     pub time: [TimeUse; 2],
+    /// The game's moves as `repeats::fingerprint`; `None` when not known (a summary
+    /// written before it was kept).
+    pub moves: Option<u64>,
 }
 
 impl GameEntry {
@@ -103,7 +107,7 @@ impl GameEntry {
     }
 
     /// A's points in this game.
-    fn points_a(&self) -> f64 {
+    pub fn points_a(&self) -> f64 {
         match self.outcome {
             Outcome::Draw => 0.5,
             Outcome::Win(c) if self.engine_of(c) == 0 => 1.0,
@@ -163,6 +167,8 @@ pub struct Summary {
     pub pairs: Pentanomial,
     /// Who won by colour, and the pairs the colour decided.
     pub colours: Colours,
+    /// Games and pairs that repeat earlier ones move for move.
+    pub repeats: Repeats,
     pub sprt: Option<SprtState>,
 }
 
@@ -275,6 +281,7 @@ impl Summary {
         }
         let pairs = pairs_of(&entries);
         let colours = Colours::of(&entries);
+        let repeats = Repeats::of(&entries, GameEntry::points_a);
         let sprt = settings.sprt.map(|spec| spec.state(&pairs));
         Summary {
             settings,
@@ -284,6 +291,7 @@ impl Summary {
             faults,
             pairs,
             colours,
+            repeats,
             sprt,
         }
     }
@@ -358,6 +366,9 @@ impl Summary {
             }
         }
         let _ = writeln!(out, "{}", self.colours.line());
+        if let Some(line) = self.repeats.line() {
+            let _ = writeln!(out, "{line}");
+        }
         if let (Some(spec), Some(st)) = (self.settings.sprt, self.sprt) {
             let _ = writeln!(
                 out,
@@ -462,6 +473,7 @@ mod tests {
             outcome,
             fault: None,
             time,
+            moves: Some(game as u64),
         }
     }
 

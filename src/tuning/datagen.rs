@@ -279,6 +279,41 @@ pub fn balanced_openings(count: usize, seed: u64, radius: i32, depth: u8) -> Vec
     scored
 }
 
+/// Black pairs considered after each two-turn opening by `black_replies`: the generator's
+/// best, since the search would play one of them.
+pub const REPLY_CANDIDATES: usize = 20;
+
+/// Three-turn openings from two-turn ones: each of `openings` (black to move) followed by
+/// the `per` black pairs that score best for black at search depth `depth`, of the
+/// generator's best `REPLY_CANDIDATES`; each with black's score (ties by text). A two-turn
+/// opening that either colour wins is even with black's best reply, and black's weaker
+/// replies lean to white: the best kept are the ones a strong black would play.
+pub fn black_replies(openings: &[String], per: usize, depth: u8) -> Vec<(String, i32)> {
+    let mut out = Vec::new();
+    for base in openings {
+        let Ok(mut board) = Board::from_turns(base) else {
+            continue;
+        };
+        if board.side_to_move() != Color::Black || board.is_over() {
+            continue;
+        }
+        let mut candidates = Pairs::new();
+        generate(&mut board, &mut candidates, REPLY_CANDIDATES);
+        let mut scored: Vec<(String, i32)> = candidates
+            .iter()
+            .map(|&(_, turn)| {
+                board.place_turn(&turn, Color::Black);
+                let white = Searcher::new(16).search(&board, Limits::depth(depth)).score;
+                board.remove_turn(&turn);
+                (format!("{base} {turn}"), -white)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        out.extend(scored.into_iter().take(per));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -402,16 +437,57 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_match_openings_file_holds_seventeen_distinct_shapes() {
-        let text = include_str!("../../tests/data/openings.txt");
-        let openings: Vec<String> = crate::referee::openings::parse(text)
+    fn openings_of(text: &str) -> Vec<String> {
+        crate::referee::openings::parse(text)
             .expect("the openings file parses")
             .iter()
             .map(crate::referee::Opening::text)
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn the_two_turn_openings_file_holds_seventeen_distinct_shapes() {
+        let openings = openings_of(include_str!("../../tests/data/openings-two-turn.txt"));
         assert_eq!(openings.len(), 17);
         assert_distinct_shapes_near_the_centre(&openings, 4);
+    }
+
+    #[test]
+    fn the_match_openings_are_six_black_pairs_after_each_two_turn_opening() {
+        let bases = openings_of(include_str!("../../tests/data/openings-two-turn.txt"));
+        let openings = openings_of(include_str!("../../tests/data/openings.txt"));
+        assert_eq!(openings.len(), 6 * bases.len());
+        let distinct: HashSet<&String> = openings.iter().collect();
+        assert_eq!(distinct.len(), openings.len(), "no opening twice");
+        for (i, o) in openings.iter().enumerate() {
+            let base = &bases[i / 6];
+            let pair = o.strip_prefix(base.as_str()).map(str::trim);
+            let pair = pair.and_then(|p| Turn::parse(p).ok());
+            assert!(pair.is_some_and(|p| p.len() == 2), "{o} extends {base}");
+            let board = Board::from_turns(o).unwrap();
+            assert_eq!(board.side_to_move(), Color::White, "{o}");
+        }
+    }
+
+    #[test]
+    fn black_replies_are_its_best_scored_pairs_after_each_opening() {
+        let base = vec!["JJ KKKI".to_string(), "JJ IIJH".to_string()];
+        let replies = black_replies(&base, 3, 2);
+        assert_eq!(replies.len(), 6);
+        for (i, (text, score)) in replies.iter().enumerate() {
+            assert!(text.starts_with(&base[i / 3]), "{text}");
+            let board = Board::from_turns(text).unwrap();
+            assert_eq!(board.side_to_move(), Color::White, "{text}");
+            let again = -Searcher::new(16).search(&board, Limits::depth(2)).score;
+            assert_eq!(*score, again, "{text}");
+        }
+        for group in replies.chunks(3) {
+            assert!(group.windows(2).all(|w| w[0].1 >= w[1].1));
+        }
+        // The ones kept score at least as well as every candidate left out.
+        let all = black_replies(&base[..1], REPLY_CANDIDATES, 2);
+        assert_eq!(&all[..3], &replies[..3]);
+        assert!(all[3..].iter().all(|(_, s)| *s <= replies[2].1));
     }
 
     #[test]
