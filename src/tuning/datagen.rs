@@ -287,7 +287,8 @@ pub const REPLY_CANDIDATES: usize = 20;
 /// the `per` black pairs that score best for black at search depth `depth`, of the
 /// generator's best `REPLY_CANDIDATES`; each with black's score (ties by text). A two-turn
 /// opening that either colour wins is even with black's best reply, and black's weaker
-/// replies lean to white: the best kept are the ones a strong black would play.
+/// replies lean to white: the best kept are the ones a strong black would play. Openings
+/// that are not black's to move, or not legal, are skipped.
 pub fn black_replies(openings: &[String], per: usize, depth: u8) -> Vec<(String, i32)> {
     let mut out = Vec::new();
     for base in openings {
