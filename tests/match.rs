@@ -690,5 +690,16 @@ fn repeated_games_are_counted_once() {
         .output()
         .expect("stats runs");
     assert!(String::from_utf8_lossy(&out.stdout).contains(&line));
+    // A fingerprint that is not hex is refused, not read as unknown.
+    let mut bad: serde_json::Value = serde_json::from_str(&s.to_json()).expect("JSON");
+    bad["results"][0]["moves"] = "not-hex".into();
+    std::fs::write(&json, bad.to_string()).expect("write");
+    let out = std::process::Command::new(bin)
+        .args(["stats", &*json.to_string_lossy()])
+        .output()
+        .expect("stats runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("game 1: bad moves 'not-hex'"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -41,8 +41,8 @@ pub struct Repeats {
 }
 
 impl Repeats {
-    /// Counts `entries`, sorted by game number; `points_a` gives A's points in a game.
-    pub fn of(entries: &[GameEntry], points_a: impl Fn(&GameEntry) -> f64) -> Repeats {
+    /// Counts `entries`, sorted by game number (as a summary keeps them).
+    pub fn of(entries: &[GameEntry]) -> Repeats {
         let mut r = Repeats::default();
         let mut games = FxHashSet::default();
         for g in entries {
@@ -60,7 +60,7 @@ impl Repeats {
             r.pairs += 1;
             if pairs.insert((a.black, x, y)) {
                 r.distinct_pairs += 1;
-                let points = points_a(a) + points_a(b);
+                let points = a.points_a() + b.points_a();
                 r.distinct_counts[(2.0 * points).round() as usize] += 1;
             }
         }
@@ -119,16 +119,6 @@ mod tests {
         }
     }
 
-    /// A wins game `g` when A played the winning colour.
-    fn points(g: &GameEntry) -> f64 {
-        let a_colour = if g.black == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        f64::from(u8::from(g.outcome == Outcome::Win(a_colour)))
-    }
-
     #[test]
     fn the_same_moves_on_the_same_colours_count_once() {
         use Color::{Black, White};
@@ -144,7 +134,7 @@ mod tests {
             entry(7, None, Black),
             entry(8, None, White),
         ];
-        let r = Repeats::of(&entries, points);
+        let r = Repeats::of(&entries);
         assert_eq!((r.games, r.distinct_games), (6, 4));
         assert_eq!((r.pairs, r.distinct_pairs), (3, 2));
         // A is black in odd games. Pair 1-2: A won game 1 and lost game 2, 1 point; its
@@ -160,10 +150,10 @@ mod tests {
             entry(1, Some(1), Color::Black),
             entry(2, Some(2), Color::White),
         ];
-        let r = Repeats::of(&entries, points);
+        let r = Repeats::of(&entries);
         assert_eq!(r.line().unwrap(), "Repeats: none (2 distinct game(s))");
         let unknown = vec![entry(1, None, Color::Black)];
-        assert_eq!(Repeats::of(&unknown, points).line(), None);
+        assert_eq!(Repeats::of(&unknown).line(), None);
     }
 
     #[test]

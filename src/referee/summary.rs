@@ -281,7 +281,7 @@ impl Summary {
         }
         let pairs = pairs_of(&entries);
         let colours = Colours::of(&entries);
-        let repeats = Repeats::of(&entries, GameEntry::points_a);
+        let repeats = Repeats::of(&entries);
         let sprt = settings.sprt.map(|spec| spec.state(&pairs));
         Summary {
             settings,
