@@ -1,6 +1,8 @@
 //! End-to-end tests of the referee against real child processes: the test engine
 //! `tests/engines/engine.sh` (bash) plays legal random moves or misbehaves on demand.
 
+mod common;
+
 use connect6::board::Color;
 use connect6::referee::{self, FaultKind, MatchArgs, MatchError, Record, RecordResult, Summary};
 use serde_json::Value;
@@ -678,28 +680,19 @@ fn repeated_games_are_counted_once() {
     let line = r.line().expect("moves are known");
     assert!(s.to_text().contains(&line), "{}", s.to_text());
     // Records and the JSON summary keep what is needed to find the repeats again.
-    let out = std::process::Command::new(bin)
-        .args(["stats", &*recs_arg])
-        .output()
-        .expect("stats runs");
-    assert!(String::from_utf8_lossy(&out.stdout).contains(&line));
+    let (code, out, _) = common::run_subcommand("stats", &[&*recs_arg]);
+    assert!(code == 0 && out.contains(&line), "{out}");
     let json = dir.join("summary.json");
+    let json_arg = json.to_string_lossy();
     std::fs::write(&json, s.to_json()).expect("write");
-    let out = std::process::Command::new(bin)
-        .args(["stats", &*json.to_string_lossy()])
-        .output()
-        .expect("stats runs");
-    assert!(String::from_utf8_lossy(&out.stdout).contains(&line));
+    let (code, out, _) = common::run_subcommand("stats", &[&*json_arg]);
+    assert!(code == 0 && out.contains(&line), "{out}");
     // A fingerprint that is not hex is refused, not read as unknown.
-    let mut bad: serde_json::Value = serde_json::from_str(&s.to_json()).expect("JSON");
+    let mut bad: Value = serde_json::from_str(&s.to_json()).expect("JSON");
     bad["results"][0]["moves"] = "not-hex".into();
     std::fs::write(&json, bad.to_string()).expect("write");
-    let out = std::process::Command::new(bin)
-        .args(["stats", &*json.to_string_lossy()])
-        .output()
-        .expect("stats runs");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (code, _, err) = common::run_subcommand("stats", &[&*json_arg]);
+    assert_eq!(code, 2);
     assert!(err.contains("game 1: bad moves 'not-hex'"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
