@@ -37,8 +37,10 @@ pub const NARROW_SECOND_STONES: usize = 12;
 /// Pairs searched at a node after ordering (the rest are pruned).
 pub const MAX_PAIRS: usize = 40;
 /// Pairs searched one turn from the horizon, where each is only evaluated: the generator's
-/// order is good enough there that the tail seldom changes the result. 14 instead measured
-/// -16.6 [-53.2, +19.9] pairs Elo (self-play at 0.25 s, 204 games on the match openings).
+/// order is good enough there that the tail seldom changes the result. Self-play against 20
+/// on the match openings, 204 games each (pairs Elo [95%]): 14 measured -16.6 [-53.2, +19.9]
+/// at 0.25 s; 26 measured +26.7 [-2.8, +56.1] at 0.25 s and +10.0 [-20.7, +40.7] at 0.5 s
+/// (bench --depth 6 nodes 589,019 against 481,324), not enough to change it.
 pub const FRONTIER_PAIRS: usize = 20;
 /// Pairs tried at the root, where a wider look is affordable.
 pub const ROOT_PAIRS: usize = 60;
