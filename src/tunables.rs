@@ -40,7 +40,8 @@ pub const MAX_PAIRS: usize = 40;
 /// order is good enough there that the tail seldom changes the result. Self-play against 20
 /// on the match openings, 204 games each (pairs Elo [95%]): 14 measured -16.6 [-53.2, +19.9]
 /// at 0.25 s; 26 measured +26.7 [-2.8, +56.1] at 0.25 s and +10.0 [-20.7, +40.7] at 0.5 s
-/// (bench --depth 6 nodes 589,019 against 481,324), not enough to change it.
+/// (bench --depth 6 nodes 589,019 against 481,324); against aa1f671 at 0.5 s, 26 scored
+/// +57.0 [+18.1, +95.9] where 20 scored +46.8 [+8.9, +84.7]. Not enough to change it.
 pub const FRONTIER_PAIRS: usize = 20;
 /// Pairs tried at the root, where a wider look is affordable.
 pub const ROOT_PAIRS: usize = 60;
