@@ -24,7 +24,7 @@ use connect6::tuning::datagen::{
     GenConfig, REPLY_CANDIDATES, balanced_openings, black_replies, generate_data, two_turn_openings,
 };
 use connect6::tuning::fit::{FITTED, Weights, read_samples, run_fit, table_source};
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -207,21 +207,28 @@ fn openings(a: &Args, count: usize, out: &str) -> Result<(), String> {
     let balance = a
         .balance_depth
         .map_or(String::new(), |d| format!(" --balance-depth {d}"));
-    let mut text = format!(
+    let text = format!(
         "# Two-turn openings: black JJ, then a white pair within {radius} cells of JJ; black to move.\n\
          # {} of them, distinct up to the board's symmetries, {how}\n\
          # (cargo run --release --example fit_eval -- --openings {count} --seed {seed} --radius {radius}{balance} --out FILE).\n",
         list.len()
     );
-    for o in &list {
-        text.push_str(o);
-        text.push('\n');
-    }
-    let mut file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
-    file.write_all(text.as_bytes())
-        .map_err(|e| format!("{out}: {e}"))?;
+    write_openings(out, text, list.iter().map(String::as_str))?;
     println!("{} openings in {out}", list.len());
     Ok(())
+}
+
+/// Writes an openings file: the `header` comment lines, then one opening a line.
+fn write_openings<'a>(
+    out: &str,
+    mut header: String,
+    list: impl Iterator<Item = &'a str>,
+) -> Result<(), String> {
+    for o in list {
+        header.push_str(o);
+        header.push('\n');
+    }
+    std::fs::write(out, header).map_err(|e| format!("{out}: {e}"))
 }
 
 fn replies(a: &Args, per: usize, from: &str, out: &str) -> Result<(), String> {
@@ -235,7 +242,7 @@ fn replies(a: &Args, per: usize, from: &str, out: &str) -> Result<(), String> {
     let began = Instant::now();
     let list = black_replies(&base, per, depth);
     let scores = list.iter().map(|(_, s)| *s);
-    let mut text = format!(
+    let text = format!(
         "# Three-turn openings: each two-turn opening of {from}, then the {per} black pairs that\n\
          # score best for black at search depth {depth} of the move generator's {REPLY_CANDIDATES};\n\
          # white to move. {} openings, black's scores {} to {}\n\
@@ -244,11 +251,7 @@ fn replies(a: &Args, per: usize, from: &str, out: &str) -> Result<(), String> {
         scores.clone().min().unwrap_or(0),
         scores.max().unwrap_or(0),
     );
-    for (o, _) in &list {
-        text.push_str(o);
-        text.push('\n');
-    }
-    std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
+    write_openings(out, text, list.iter().map(|(o, _)| o.as_str()))?;
     println!(
         "{} openings in {out} ({:.1} s)",
         list.len(),
