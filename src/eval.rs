@@ -1,7 +1,7 @@
 //! Static evaluation from line-pattern counts, for the side to move.
 
 use crate::board::{Board, Color};
-use crate::tunables::{TO_MOVE_PATTERN, WAITING_PATTERN};
+use crate::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 
 /// Scores beyond this are wins or losses found by search, not evaluations.
 pub const WIN: i32 = 1_000_000;
@@ -14,6 +14,11 @@ pub fn evaluate(board: &Board, me: Color) -> i32 {
     let mut score = 0;
     for p in 0..mine.len() {
         score += TO_MOVE_PATTERN[p] * mine[p] as i32 - WAITING_PATTERN[p] * theirs[p] as i32;
+    }
+    let mine = board.pure_windows(me);
+    let theirs = board.pure_windows(me.other());
+    for k in 0..mine.len() {
+        score += TO_MOVE_WINDOW[k] * mine[k] as i32 - WAITING_WINDOW[k] * theirs[k] as i32;
     }
     score
 }
@@ -34,5 +39,22 @@ mod tests {
         assert!(evaluate(&b, Color::White) < 0);
         // The side to move makes more of the same shapes.
         assert!(evaluate(&b, Color::Black) > -evaluate(&b, Color::White));
+    }
+
+    #[test]
+    fn room_to_grow_counts() {
+        // One stone each: the same patterns (none in every direction), but the centre stone
+        // lies in 24 open windows and the corner stone in 3.
+        let mut b = Board::new();
+        b.place(parse_cell("JJ").unwrap(), Color::Black);
+        b.place(parse_cell("AA").unwrap(), Color::White);
+        assert_eq!(
+            b.pattern_counts(Color::Black),
+            b.pattern_counts(Color::White)
+        );
+        assert_eq!(b.pure_windows(Color::Black)[1], 24);
+        assert_eq!(b.pure_windows(Color::White)[1], 3);
+        assert!(evaluate(&b, Color::Black) > 0);
+        assert!(evaluate(&b, Color::White) < 0);
     }
 }

@@ -136,6 +136,9 @@ pub struct Stones {
     three_windows: [WindowSet; 2],
     /// Windows entirely one colour's: a six (or part of a longer line).
     sixes: [u16; 2],
+    /// Windows holding exactly k stones of a colour and none of the opponent's, by k (index
+    /// 0 stays zero): room to grow lines, which the evaluation weighs.
+    pure_windows: [[u16; WINDOW + 1]; 2],
 }
 
 impl Default for Stones {
@@ -155,6 +158,7 @@ impl Stones {
             open_windows: [[0; WINDOWS.div_ceil(64)]; 2],
             three_windows: [[0; WINDOWS.div_ceil(64)]; 2],
             sixes: [0; 2],
+            pure_windows: [[0; WINDOW + 1]; 2],
         }
     }
 
@@ -224,6 +228,10 @@ impl Stones {
     }
     pub fn three_windows(&self, color: Color) -> &WindowSet {
         &self.three_windows[color.index()]
+    }
+    /// How many windows hold exactly k stones of `color` and none of the opponent's, by k.
+    pub fn pure_windows(&self, color: Color) -> &[u16; WINDOW + 1] {
+        &self.pure_windows[color.index()]
     }
     pub fn has_threat_window(&self, color: Color) -> bool {
         self.threat_windows[color.index()].iter().any(|&w| w != 0)
@@ -298,6 +306,9 @@ impl Stones {
                 counts[me] += 1;
                 let mine = counts[me];
                 if theirs == 0 {
+                    let pure = &mut self.pure_windows[me];
+                    pure[mine as usize - 1] -= (mine > 1) as u16;
+                    pure[mine as usize] += 1;
                     if mine == 2 {
                         set_bit(&mut self.open_windows[me], w, true);
                     } else if mine == 3 {
@@ -308,6 +319,7 @@ impl Stones {
                         self.sixes[me] += 1;
                     }
                 } else if mine == 1 {
+                    self.pure_windows[them][theirs as usize] -= 1;
                     set_bit(&mut self.open_windows[them], w, false);
                     set_bit(&mut self.three_windows[them], w, false);
                     set_bit(&mut self.threat_windows[them], w, false);
@@ -316,6 +328,9 @@ impl Stones {
                 let mine = counts[me];
                 counts[me] -= 1;
                 if theirs == 0 {
+                    let pure = &mut self.pure_windows[me];
+                    pure[mine as usize] -= 1;
+                    pure[mine as usize - 1] += (mine > 1) as u16;
                     if mine == 2 {
                         set_bit(&mut self.open_windows[me], w, false);
                     } else if mine == 3 {
@@ -326,6 +341,7 @@ impl Stones {
                         self.sixes[me] -= 1;
                     }
                 } else if mine == 1 {
+                    self.pure_windows[them][theirs as usize] += 1;
                     set_bit(&mut self.open_windows[them], w, theirs >= 2);
                     set_bit(&mut self.three_windows[them], w, theirs >= 3);
                     set_bit(&mut self.threat_windows[them], w, theirs >= THREAT_STONES);
@@ -360,5 +376,61 @@ mod tests {
             }
         }
         assert_eq!(s, Stones::new());
+    }
+
+    /// The pure-window counts, read off the window cells one by one.
+    fn pure_windows_counted(s: &Stones, color: Color) -> [u16; WINDOW + 1] {
+        let mut counts = [0; WINDOW + 1];
+        for cells in &GEOMETRY.window_cells {
+            let mine = cells.iter().filter(|&&c| s.get(c) == Some(color)).count();
+            let theirs = cells
+                .iter()
+                .filter(|&&c| s.get(c) == Some(color.other()))
+                .count();
+            if mine > 0 && theirs == 0 {
+                counts[mine] += 1;
+            }
+        }
+        counts
+    }
+
+    #[test]
+    fn pure_windows_match_a_count_of_the_cells() {
+        let mut s = Stones::new();
+        let mut placed = Vec::new();
+        // A fixed walk over the board: stones of both colours, some taken back, so windows
+        // fill, get blocked and open again.
+        let mut x: u32 = 12345;
+        let mut most = 0;
+        for step in 0..400 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let cell = Cell::all().nth((x >> 8) as usize % CELLS).unwrap();
+            if step % 5 == 4 && !placed.is_empty() {
+                let c = placed.swap_remove((x >> 4) as usize % placed.len());
+                s.remove(c);
+            } else if s.is_empty(cell) {
+                let color = if x & 1 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                s.place(cell, color);
+                placed.push(cell);
+            }
+            for color in [Color::Black, Color::White] {
+                assert_eq!(
+                    *s.pure_windows(color),
+                    pure_windows_counted(&s, color),
+                    "{color} after step {step}"
+                );
+                most = most.max(
+                    (1..=WINDOW)
+                        .rfind(|&k| s.pure_windows(color)[k] > 0)
+                        .unwrap_or(0),
+                );
+            }
+        }
+        // The walk reached windows of several stones, not only single ones.
+        assert!(most >= 3, "at most {most} stones in a pure window");
     }
 }

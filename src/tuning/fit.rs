@@ -10,6 +10,9 @@
 //! 2. with `K` fixed, the free weights are fitted by Newton's method (the loss is convex in
 //!    them), with a light L2 penalty on `K * weight` so that rare classes stay bounded.
 //!
+//! The window term of the evaluation (`TO_MOVE_WINDOW`, `WAITING_WINDOW`) is part of the
+//! model but kept at its current values: it enters the fit as a fixed offset.
+//!
 //! Only `FITTED` classes are free. The others cannot be fitted from quiet positions and are
 //! kept at their current values: none is the reference class (every stone has a class in
 //! each direction, so a weight on none is only a per-stone constant); the fours, fives and
@@ -19,8 +22,9 @@
 
 use super::{Labelled, is_quiet};
 use crate::board::Board;
+use crate::geometry::WINDOW;
 use crate::patterns::{PATTERN_COUNT, Pattern};
-use crate::tunables::{TO_MOVE_PATTERN, WAITING_PATTERN};
+use crate::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 
 /// The classes whose weights are fitted, for the mover and for the waiting side.
 pub const FITTED: [Pattern; 4] = [
@@ -40,6 +44,9 @@ pub struct Sample {
     /// Pattern counts of the side to move and of the waiting side.
     pub mine: [u16; PATTERN_COUNT],
     pub theirs: [u16; PATTERN_COUNT],
+    /// Pure-window counts (`Stones::pure_windows`) of the side to move and the waiting side.
+    pub mine_windows: [u16; WINDOW + 1],
+    pub theirs_windows: [u16; WINDOW + 1],
 }
 
 impl Sample {
@@ -50,6 +57,8 @@ impl Sample {
             result,
             mine: *board.pattern_counts(me),
             theirs: *board.pattern_counts(me.other()),
+            mine_windows: *board.pure_windows(me),
+            theirs_windows: *board.pure_windows(me.other()),
         }
     }
 
@@ -114,9 +123,16 @@ impl Weights {
 
     /// `eval::evaluate` with this table.
     pub fn eval(&self, s: &Sample) -> f64 {
-        (0..PATTERN_COUNT)
+        let patterns: f64 = (0..PATTERN_COUNT)
             .map(|p| self.to_move[p] * s.mine[p] as f64 - self.waiting[p] * s.theirs[p] as f64)
-            .sum()
+            .sum();
+        let windows: i32 = (0..=WINDOW)
+            .map(|k| {
+                TO_MOVE_WINDOW[k] * s.mine_windows[k] as i32
+                    - WAITING_WINDOW[k] * s.theirs_windows[k] as i32
+            })
+            .sum();
+        patterns + windows as f64
     }
 
     fn free(&self) -> [f64; FREE] {
@@ -397,6 +413,8 @@ mod tests {
                     result: 0.0,
                     mine: [0; PATTERN_COUNT],
                     theirs: [0; PATTERN_COUNT],
+                    mine_windows: [0; WINDOW + 1],
+                    theirs_windows: [0; WINDOW + 1],
                 };
                 for (p, top) in [(1, 12), (2, 10), (3, 6), (4, 3)] {
                     s.mine[p] = rng.below(top) as u16;
