@@ -1,6 +1,8 @@
-//! Static evaluation from line-pattern counts, for the side to move.
+//! Static evaluation for the side to move: line-pattern counts, and the six-cell windows
+//! each side holds alone.
 
 use crate::board::{Board, Color};
+use crate::geometry::WINDOW;
 use crate::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 
 /// Scores beyond this are wins or losses found by search, not evaluations.
@@ -15,12 +17,15 @@ pub fn evaluate(board: &Board, me: Color) -> i32 {
     for p in 0..mine.len() {
         score += TO_MOVE_PATTERN[p] * mine[p] as i32 - WAITING_PATTERN[p] * theirs[p] as i32;
     }
-    let mine = board.pure_windows(me);
-    let theirs = board.pure_windows(me.other());
-    for k in 0..mine.len() {
-        score += TO_MOVE_WINDOW[k] * mine[k] as i32 - WAITING_WINDOW[k] * theirs[k] as i32;
-    }
-    score
+    score + window_term(board.pure_windows(me), board.pure_windows(me.other()))
+}
+
+/// The windows' part of the evaluation, from the pure-window counts (`Stones::pure_windows`)
+/// of the side to move and of the waiting side.
+pub fn window_term(mine: &[u16; WINDOW + 1], theirs: &[u16; WINDOW + 1]) -> i32 {
+    (0..=WINDOW)
+        .map(|k| TO_MOVE_WINDOW[k] * mine[k] as i32 - WAITING_WINDOW[k] * theirs[k] as i32)
+        .sum()
 }
 
 #[cfg(test)]

@@ -307,7 +307,9 @@ impl Stones {
                 let mine = counts[me];
                 if theirs == 0 {
                     let pure = &mut self.pure_windows[me];
-                    pure[mine as usize - 1] -= (mine > 1) as u16;
+                    if mine > 1 {
+                        pure[mine as usize - 1] -= 1;
+                    }
                     pure[mine as usize] += 1;
                     if mine == 2 {
                         set_bit(&mut self.open_windows[me], w, true);
@@ -330,7 +332,9 @@ impl Stones {
                 if theirs == 0 {
                     let pure = &mut self.pure_windows[me];
                     pure[mine as usize] -= 1;
-                    pure[mine as usize - 1] += (mine > 1) as u16;
+                    if mine > 1 {
+                        pure[mine as usize - 1] += 1;
+                    }
                     if mine == 2 {
                         set_bit(&mut self.open_windows[me], w, false);
                     } else if mine == 3 {

@@ -22,9 +22,10 @@
 
 use super::{Labelled, is_quiet};
 use crate::board::Board;
+use crate::eval::window_term;
 use crate::geometry::WINDOW;
 use crate::patterns::{PATTERN_COUNT, Pattern};
-use crate::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
+use crate::tunables::{TO_MOVE_PATTERN, WAITING_PATTERN};
 
 /// The classes whose weights are fitted, for the mover and for the waiting side.
 pub const FITTED: [Pattern; 4] = [
@@ -126,13 +127,7 @@ impl Weights {
         let patterns: f64 = (0..PATTERN_COUNT)
             .map(|p| self.to_move[p] * s.mine[p] as f64 - self.waiting[p] * s.theirs[p] as f64)
             .sum();
-        let windows: i32 = (0..=WINDOW)
-            .map(|k| {
-                TO_MOVE_WINDOW[k] * s.mine_windows[k] as i32
-                    - WAITING_WINDOW[k] * s.theirs_windows[k] as i32
-            })
-            .sum();
-        patterns + windows as f64
+        patterns + window_term(&s.mine_windows, &s.theirs_windows) as f64
     }
 
     fn free(&self) -> [f64; FREE] {
