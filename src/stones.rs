@@ -137,7 +137,8 @@ pub struct Stones {
     /// Windows entirely one colour's: a six (or part of a longer line).
     sixes: [u16; 2],
     /// Windows holding exactly k stones of a colour and none of the opponent's, by k (index
-    /// 0 stays zero): room to grow lines, which the evaluation weighs.
+    /// 0 stays zero): room to grow lines, which the evaluation weighs. Derivable from
+    /// `window_stones`, but kept so an evaluation need not read all the windows.
     pure_windows: [[u16; WINDOW + 1]; 2],
 }
 
@@ -408,7 +409,7 @@ mod tests {
         let mut most = 0;
         for step in 0..400 {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            let cell = Cell::all().nth((x >> 8) as usize % CELLS).unwrap();
+            let cell = Cell::from_index((x >> 8) as usize % CELLS);
             if step % 5 == 4 && !placed.is_empty() {
                 let c = placed.swap_remove((x >> 4) as usize % placed.len());
                 s.remove(c);

@@ -31,7 +31,8 @@ pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = [0, 3, 8, 8, 28, 40, 100, 45, 
 /// Elo [95%]): against main without the term, +20.0 [-21.0, +61.0] at 0.25 s and +36.7
 /// [-4.2, +77.6] at 0.5 s; against aa1f671 at 0.5 s, +100.8 [+57.4, +144.2] (64.5%), where
 /// main without it scored +46.8 [+8.9, +84.7]. Twice these weights measured -21.6 [-65.1,
-/// +21.8] against main at 0.25 s. The main search's nodes/s is the same, but `bench --depth 6`
+/// +21.8] against main at 0.25 s; against these, at 0.25 s, half of them -15.0 [-55.1, +25.1]
+/// and no weight on one-stone windows -8.3 [-48.4, +31.8]. The main search's nodes/s is the same, but `bench --depth 6`
 /// takes 968,665 nodes where it took 481,324, and bench's place+remove rate falls from about
 /// 6.0 M to 4.5 M stones/s (three runs each, alternating).
 pub const TO_MOVE_WINDOW: [i32; WINDOW + 1] = [0, 1, 4, 12, 0, 0, 0];
