@@ -2,20 +2,23 @@
 //!
 //! - a six on the board for the taking is the only move;
 //! - against the opponent's threats only the turns that stop all of them are generated;
-//! - otherwise cells near stones are ranked by attack and defence, the best first stones are
+//! - otherwise cells near stones are ranked by attack and defence (the shapes a stone makes
+//!   and cuts, the windows it opens and closes), the best first stones are
 //!   combined with the best second stones (re-ranked with the first stone on the board) and
 //!   each unordered pair is kept once.
 
 use crate::board::{Board, Color};
 use crate::coord::{CELLS, Cell, Turn};
-use crate::geometry::{GEOMETRY, REACH, slot};
-use crate::patterns::{POW3, pattern};
+use crate::geometry::{GEOMETRY, REACH, WINDOW, slot};
+use crate::patterns::{KEYS, PATTERN_COUNT, POW3, open_windows_by_stones, pattern};
 use crate::threats::{blocks, winning_cells};
 use crate::tunables::{
     ATTACK, DEFENCE, FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES,
-    NARROW_SECOND_STONES, NARROW_WIDTH, SECOND_STONES,
+    NARROW_SECOND_STONES, NARROW_WIDTH, SECOND_STONES, TO_MOVE_WINDOW, WAITING_WINDOW,
+    WINDOW_ORDER_PERCENT,
 };
 use arrayvec::ArrayVec;
+use once_cell::sync::Lazy;
 
 /// Cells next to a first stone offered as its partner: two each way along four lines.
 const LINE_PARTNERS: usize = 16;
@@ -38,14 +41,55 @@ pub enum Situation {
     Quiet,
 }
 
+/// What a stone on a line is worth to the cell ranking, by the line's pattern key: for the
+/// stone's owner (`attack`, the key seen from the owner) and for the opponent whose line it
+/// cuts (`defence`, the key seen from the opponent). Each adds to the pattern made what the
+/// stone changes in the evaluation's window term (`eval::window_term`): the open windows it
+/// grows for its owner, the opponent's it closes. The ranking then prefers the stones the
+/// evaluation rewards, so pruning to the best-ranked cells keeps them.
+struct KeyWorth {
+    attack: Box<[i32]>,
+    defence: Box<[i32]>,
+}
+
+static KEY_WORTH: Lazy<KeyWorth> = Lazy::new(|| {
+    let worth = |pattern_worth: &[i32; PATTERN_COUNT], window_worth: &dyn Fn(usize) -> i32| {
+        (0..KEYS)
+            .map(|key| {
+                let windows = open_windows_by_stones(key);
+                let room: i32 = (1..=WINDOW)
+                    .map(|n| windows[n] as i32 * window_worth(n))
+                    .sum();
+                pattern_worth[pattern(key as u16) as usize] + room * WINDOW_ORDER_PERCENT / 100
+            })
+            .collect::<Box<[i32]>>()
+    };
+    // A window holding n own stones with the new one held n - 1 before it. One that becomes
+    // a threat window leaves the term, but the pattern's worth already counts the threat.
+    let grown = |n: usize| {
+        if n < 4 {
+            TO_MOVE_WINDOW[n] - TO_MOVE_WINDOW[n - 1]
+        } else {
+            0
+        }
+    };
+    // Seen from the opponent, n counts the new stone as theirs: the window held n - 1.
+    let closed = |n: usize| WAITING_WINDOW[n - 1];
+    KeyWorth {
+        attack: worth(&ATTACK, &grown),
+        defence: worth(&DEFENCE, &closed),
+    }
+});
+
 /// How much a stone of `me` on `c` is worth: its own lines plus the opponent's it cuts.
 #[inline]
 pub fn cell_score(board: &Board, c: Cell, me: Color) -> i32 {
+    let worth = &*KEY_WORTH;
     let mut score = 0;
     for d in 0..4 {
         let keys = board.line_keys(c, d);
-        score += ATTACK[pattern(keys[me.index()]) as usize]
-            + DEFENCE[pattern(keys[1 - me.index()]) as usize];
+        score +=
+            worth.attack[keys[me.index()] as usize] + worth.defence[keys[1 - me.index()] as usize];
     }
     score
 }
@@ -75,6 +119,7 @@ fn cell_score_after(board: &Board, b: Cell, me: Color, a: Cell) -> i32 {
     let Some((dir, slot)) = alignment(b, a) else {
         return cell_score(board, b, me);
     };
+    let worth = &*KEY_WORTH;
     let mut score = 0;
     for d in 0..4 {
         let mut keys = board.line_keys(b, d);
@@ -82,8 +127,8 @@ fn cell_score_after(board: &Board, b: Cell, me: Color, a: Cell) -> i32 {
             keys[me.index()] += POW3[slot];
             keys[1 - me.index()] += 2 * POW3[slot];
         }
-        score += ATTACK[pattern(keys[me.index()]) as usize]
-            + DEFENCE[pattern(keys[1 - me.index()]) as usize];
+        score +=
+            worth.attack[keys[me.index()] as usize] + worth.defence[keys[1 - me.index()] as usize];
     }
     score
 }
@@ -303,6 +348,7 @@ pub fn any_legal_turn(board: &Board) -> Option<Turn> {
 mod tests {
     use super::*;
     use crate::coord::parse_cell;
+    use crate::patterns::Pattern;
 
     fn cell(s: &str) -> Cell {
         parse_cell(s).unwrap()
@@ -336,6 +382,46 @@ mod tests {
         }
         // Scores come best first.
         assert!(out.windows(2).all(|w| w[0].0 >= w[1].0));
+    }
+
+    #[test]
+    fn ranking_counts_the_windows_a_stone_opens() {
+        // Neither cell shares a line with the stone on the board, so every pattern is none;
+        // a stone in the open starts six windows along each line, one in the corner three in
+        // all (none along the anti-diagonal).
+        let b = play(&["JJ"]);
+        let (open, corner) = (cell("FH"), cell("AA"));
+        let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
+        let per_window = |windows: i32| windows * opened * WINDOW_ORDER_PERCENT / 100;
+        let none = ATTACK[0] + DEFENCE[0];
+        assert_eq!(
+            cell_score(&b, open, Color::White),
+            4 * (none + per_window(6))
+        );
+        assert_eq!(
+            cell_score(&b, corner, Color::White),
+            4 * none + 3 * per_window(1)
+        );
+        assert!(cell_score(&b, open, Color::White) > cell_score(&b, corner, Color::White));
+    }
+
+    #[test]
+    fn ranking_counts_the_windows_a_stone_closes() {
+        // White beside black's lone stone, along the row: white keeps one window of that row
+        // (the one starting on its stone) and makes no shape; it cuts black's live two and
+        // closes the five windows holding black's stone. The other lines are open for both.
+        let b = play(&["JJ"]);
+        let share = |windows: i32, worth: i32| windows * worth * WINDOW_ORDER_PERCENT / 100;
+        let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
+        let row = ATTACK[0]
+            + share(1, opened)
+            + DEFENCE[Pattern::Live2 as usize]
+            + share(5, WAITING_WINDOW[1]);
+        let open_line = ATTACK[0] + share(6, opened) + DEFENCE[0];
+        assert_eq!(
+            cell_score(&b, cell("KJ"), Color::White),
+            row + 3 * open_line
+        );
     }
 
     #[test]
