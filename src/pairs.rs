@@ -3,7 +3,8 @@
 //! - a six on the board for the taking is the only move;
 //! - against the opponent's threats only the turns that stop all of them are generated;
 //! - otherwise cells near stones are ranked by attack and defence (the shapes a stone makes
-//!   and cuts, the windows it opens and closes), the best first stones are
+//!   and cuts, and as much as `WINDOW_ORDER_PERCENT` asks of the windows it opens and
+//!   closes), the best first stones are
 //!   combined with the best second stones (re-ranked with the first stone on the board) and
 //!   each unordered pair is kept once.
 
@@ -43,16 +44,17 @@ pub enum Situation {
 
 /// What a stone on a line is worth to the cell ranking, by the line's pattern key: for the
 /// stone's owner (`attack`, the key seen from the owner) and for the opponent whose line it
-/// cuts (`defence`, the key seen from the opponent). Each adds to the pattern made what the
-/// stone changes in the evaluation's window term (`eval::window_term`): the open windows it
-/// grows for its owner, the opponent's it closes. The ranking then prefers the stones the
-/// evaluation rewards, so pruning to the best-ranked cells keeps them.
+/// cuts (`defence`, the key seen from the opponent). Each adds to the pattern made a share of
+/// what the stone changes in the evaluation's window term (`eval::window_term`): the open
+/// windows it grows for its owner, the opponent's it closes, so that the ranking can prefer
+/// the stones the evaluation rewards. One lookup per key serves both parts.
 struct KeyWorth {
     attack: Box<[i32]>,
     defence: Box<[i32]>,
 }
 
-static KEY_WORTH: Lazy<KeyWorth> = Lazy::new(|| {
+/// The tables with `window_percent` percent of the window term's changes.
+fn key_worth(window_percent: i32) -> KeyWorth {
     let worth = |pattern_worth: &[i32; PATTERN_COUNT], window_worth: &dyn Fn(usize) -> i32| {
         (0..KEYS)
             .map(|key| {
@@ -60,7 +62,7 @@ static KEY_WORTH: Lazy<KeyWorth> = Lazy::new(|| {
                 let room: i32 = (1..=WINDOW)
                     .map(|n| windows[n] as i32 * window_worth(n))
                     .sum();
-                pattern_worth[pattern(key as u16) as usize] + room * WINDOW_ORDER_PERCENT / 100
+                pattern_worth[pattern(key as u16) as usize] + room * window_percent / 100
             })
             .collect::<Box<[i32]>>()
     };
@@ -79,12 +81,18 @@ static KEY_WORTH: Lazy<KeyWorth> = Lazy::new(|| {
         attack: worth(&ATTACK, &grown),
         defence: worth(&DEFENCE, &closed),
     }
-});
+}
+
+static KEY_WORTH: Lazy<KeyWorth> = Lazy::new(|| key_worth(WINDOW_ORDER_PERCENT));
 
 /// How much a stone of `me` on `c` is worth: its own lines plus the opponent's it cuts.
 #[inline]
 pub fn cell_score(board: &Board, c: Cell, me: Color) -> i32 {
-    let worth = &*KEY_WORTH;
+    cell_score_in(&KEY_WORTH, board, c, me)
+}
+
+#[inline]
+fn cell_score_in(worth: &KeyWorth, board: &Board, c: Cell, me: Color) -> i32 {
     let mut score = 0;
     for d in 0..4 {
         let keys = board.line_keys(c, d);
@@ -391,18 +399,20 @@ mod tests {
         // all (none along the anti-diagonal).
         let b = play(&["JJ"]);
         let (open, corner) = (cell("FH"), cell("AA"));
+        let worth = key_worth(100);
         let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
-        let per_window = |windows: i32| windows * opened * WINDOW_ORDER_PERCENT / 100;
         let none = ATTACK[0] + DEFENCE[0];
+        let open_score = cell_score_in(&worth, &b, open, Color::White);
+        let corner_score = cell_score_in(&worth, &b, corner, Color::White);
+        assert_eq!(open_score, 4 * (none + 6 * opened));
+        assert_eq!(corner_score, 4 * none + 3 * opened);
+        assert!(open_score > corner_score);
+        // Without the window term the two rank alike.
+        let patterns_only = key_worth(0);
         assert_eq!(
-            cell_score(&b, open, Color::White),
-            4 * (none + per_window(6))
+            cell_score_in(&patterns_only, &b, open, Color::White),
+            cell_score_in(&patterns_only, &b, corner, Color::White)
         );
-        assert_eq!(
-            cell_score(&b, corner, Color::White),
-            4 * none + 3 * per_window(1)
-        );
-        assert!(cell_score(&b, open, Color::White) > cell_score(&b, corner, Color::White));
     }
 
     #[test]
@@ -411,17 +421,44 @@ mod tests {
         // (the one starting on its stone) and makes no shape; it cuts black's live two and
         // closes the five windows holding black's stone. The other lines are open for both.
         let b = play(&["JJ"]);
-        let share = |windows: i32, worth: i32| windows * worth * WINDOW_ORDER_PERCENT / 100;
         let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
-        let row = ATTACK[0]
-            + share(1, opened)
-            + DEFENCE[Pattern::Live2 as usize]
-            + share(5, WAITING_WINDOW[1]);
-        let open_line = ATTACK[0] + share(6, opened) + DEFENCE[0];
+        let row = ATTACK[0] + opened + DEFENCE[Pattern::Live2 as usize] + 5 * WAITING_WINDOW[1];
+        let open_line = ATTACK[0] + 6 * opened + DEFENCE[0];
         assert_eq!(
-            cell_score(&b, cell("KJ"), Color::White),
+            cell_score_in(&key_worth(100), &b, cell("KJ"), Color::White),
             row + 3 * open_line
         );
+        // Half the term, rounded down for each key.
+        let half_row =
+            ATTACK[0] + opened / 2 + DEFENCE[Pattern::Live2 as usize] + 5 * WAITING_WINDOW[1] / 2;
+        let half_open_line = ATTACK[0] + DEFENCE[0] + 6 * opened / 2;
+        assert_eq!(
+            cell_score_in(&key_worth(50), &b, cell("KJ"), Color::White),
+            half_row + 3 * half_open_line
+        );
+    }
+
+    #[test]
+    fn a_partner_is_scored_as_if_the_first_stone_stood() {
+        // `cell_score_after` edits one line's keys instead of placing the stone: it must
+        // score what `cell_score` scores once the stone is placed, shapes and windows alike.
+        let b = play(&["JJ", "KKKJ", "IIHH", "LLML"]);
+        let near: Vec<Cell> = Cell::all()
+            .filter(|&c| b.is_empty(c) && b.nearby(c) > 0)
+            .collect();
+        for me in [Color::Black, Color::White] {
+            for &a in near.iter().step_by(3) {
+                let mut after = b.clone();
+                after.place(a, me);
+                for &c in near.iter().filter(|&&c| c != a) {
+                    assert_eq!(
+                        cell_score_after(&b, c, me, a),
+                        cell_score(&after, c, me),
+                        "{c} after {a}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

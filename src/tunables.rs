@@ -48,10 +48,11 @@ pub const DEFENCE: [i32; PATTERN_COUNT] = [0, 4, 20, 14, 90, 60, 160, 70, 180, 5
 /// opponent's. Against the ranking without it, self-play at 0.25 s on the match openings,
 /// 204 games each (pairs Elo [95%]): 100% +18.3 [-18.4, +55.0], 200% +25.0 [-16.9, +66.9],
 /// 400% +53.6 [+9.4, +97.8], 800% -33.3 [-76.4, +9.7]; 400% at 0.5 s +63.9 [+21.7, +106.1].
-/// Against aa1f671 it did not gain: 62.0% at 0.5 s and 64.7% at 0.35 s, where the ranking
-/// without it scored 64.5% and 63.2% (204 games each). `bench --depth 6` takes 1,058,879
-/// nodes with 400% where it took 968,665 without, at the same nodes/s.
-pub const WINDOW_ORDER_PERCENT: i32 = 400;
+/// Against aa1f671 it did not gain: 62.0% at 0.5 s and 64.7% at 0.35 s (204 games each),
+/// 56.6% at 2 s (68 games), where the ranking without it scored 64.5%, 63.2% and 60.3%.
+/// A gain over its parent alone is not kept: 0. `bench --depth 6` took 1,058,879 nodes with
+/// 400% where it takes 968,665 without, at the same nodes/s.
+pub const WINDOW_ORDER_PERCENT: i32 = 0;
 
 /// Candidate first stones taken from the cell ranking in a quiet position.
 pub const FIRST_STONES: usize = 12;
