@@ -83,6 +83,14 @@ fn key_worth(window_percent: i32) -> KeyWorth {
     }
 }
 
+impl KeyWorth {
+    /// One line's part of a stone's worth for `me`, from the line's keys (black's, white's).
+    #[inline]
+    fn line(&self, keys: [u16; 2], me: Color) -> i32 {
+        self.attack[keys[me.index()] as usize] + self.defence[keys[1 - me.index()] as usize]
+    }
+}
+
 static KEY_WORTH: Lazy<KeyWorth> = Lazy::new(|| key_worth(WINDOW_ORDER_PERCENT));
 
 /// How much a stone of `me` on `c` is worth: its own lines plus the opponent's it cuts.
@@ -96,8 +104,7 @@ fn cell_score_in(worth: &KeyWorth, board: &Board, c: Cell, me: Color) -> i32 {
     let mut score = 0;
     for d in 0..4 {
         let keys = board.line_keys(c, d);
-        score +=
-            worth.attack[keys[me.index()] as usize] + worth.defence[keys[1 - me.index()] as usize];
+        score += worth.line(keys, me);
     }
     score
 }
@@ -135,8 +142,7 @@ fn cell_score_after(board: &Board, b: Cell, me: Color, a: Cell) -> i32 {
             keys[me.index()] += POW3[slot];
             keys[1 - me.index()] += 2 * POW3[slot];
         }
-        score +=
-            worth.attack[keys[me.index()] as usize] + worth.defence[keys[1 - me.index()] as usize];
+        score += worth.line(keys, me);
     }
     score
 }
