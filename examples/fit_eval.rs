@@ -4,6 +4,8 @@
 //! cargo run --release --example fit_eval -- --games N --out DATA [--seed S] [--nodes N] [--spread K]
 //!     [--move-ms MS]
 //! cargo run --release --example fit_eval -- --fit DATA [--holdout M] [--lambda L] [--k K]
+//! cargo run --release --example fit_eval -- --records PATH [--records PATH ..] --out GAMES
+//! cargo run --release --example fit_eval -- --fit-games GAMES [--holdout M] [--lambda L] [--k K]
 //! cargo run --release --example fit_eval -- --openings N --out FILE [--seed S] [--radius R]
 //!     [--balance-depth D]
 //! cargo run --release --example fit_eval -- --replies K --from FILE --out FILE [--balance-depth D]
@@ -18,12 +20,19 @@
 //! or with `--balance-depth D` the N that black scores lowest at search depth D of all the
 //! shapes within the radius (random white pairs mostly hand black the game); the fourth
 //! extends each two-turn opening of a file to three turns with the K black pairs that score
-//! best for black at search depth D (default 4).
+//! best for black at search depth D (default 4). `--records` writes the games of match
+//! records (files, or folders of them) as a games file (`connect6::tuning::games`), and
+//! `--fit-games` fits the table on the quiet positions of such a file, as `--fit` does on a
+//! self-play data set. The engine's table is fitted with
+//! `--fit-games tests/data/fit-games.txt`.
 
 use connect6::tuning::datagen::{
     GenConfig, REPLY_CANDIDATES, balanced_openings, black_replies, generate_data, two_turn_openings,
 };
-use connect6::tuning::fit::{FITTED, Weights, read_samples, run_fit, table_source};
+use connect6::tuning::fit::{
+    FITTED, FITTED_WINDOWS, HOLDOUT_EVERY, LAMBDA, Weights, read_samples, run_fit, table_source,
+};
+use connect6::tuning::games::{games_file, read_games};
 use std::io::BufWriter;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -35,6 +44,8 @@ struct Args {
     replies: Option<usize>,
     from: Option<String>,
     fit: Option<String>,
+    fit_games: Option<String>,
+    records: Vec<String>,
     out: Option<String>,
     seed: Option<u64>,
     radius: Option<i32>,
@@ -61,6 +72,12 @@ fn parse(args: &[String]) -> Result<Args, String> {
             "--replies" => a.replies = Some(number(flag, it.next())?),
             "--from" => a.from = Some(it.next().ok_or("--from needs a file")?.clone()),
             "--fit" => a.fit = Some(it.next().ok_or("--fit needs a file")?.clone()),
+            "--fit-games" => {
+                a.fit_games = Some(it.next().ok_or("--fit-games needs a file")?.clone())
+            }
+            "--records" => a
+                .records
+                .push(it.next().ok_or("--records needs a path")?.clone()),
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?.clone()),
             "--seed" => a.seed = Some(number(flag, it.next())?),
             "--radius" => a.radius = Some(number(flag, it.next())?),
@@ -79,12 +96,17 @@ fn parse(args: &[String]) -> Result<Args, String> {
         a.openings.is_some(),
         a.fit.is_some(),
         a.replies.is_some(),
+        a.fit_games.is_some(),
+        !a.records.is_empty(),
     ];
     if jobs.iter().filter(|&&j| j).count() != 1 {
-        return Err("give exactly one of --games, --fit, --openings, --replies".into());
+        return Err(
+            "give exactly one of --games, --fit, --openings, --replies, --records, --fit-games"
+                .into(),
+        );
     }
-    if a.fit.is_none() && a.out.is_none() {
-        return Err("--games, --openings and --replies need --out FILE".into());
+    if a.fit.is_none() && a.fit_games.is_none() && a.out.is_none() {
+        return Err("--games, --openings, --replies and --records need --out FILE".into());
     }
     if a.replies.is_some() != a.from.is_some() {
         return Err("--replies and --from go together".into());
@@ -130,14 +152,29 @@ fn generate(a: &Args, games: usize, out: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn fit(a: &Args, path: &str) -> Result<(), String> {
+/// Writes the games of the records in `paths` as a games file.
+fn records(paths: &[String], out: &str) -> Result<(), String> {
+    let paths: Vec<std::path::PathBuf> = paths.iter().map(Into::into).collect();
+    let (text, count) = games_file(&paths)?;
+    std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
+    println!("{count} games in {out}");
+    Ok(())
+}
+
+/// Fits on a self-play data set (`games` false) or on a games file.
+fn fit(a: &Args, path: &str, games: bool) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let (samples, skipped) = read_samples(&text)?;
+    let (samples, skipped) = if games {
+        read_games(&text)
+    } else {
+        read_samples(&text)
+    }
+    .map_err(|e| format!("{path}: {e}"))?;
     if samples.is_empty() {
         return Err(format!("{path}: no quiet positions"));
     }
-    let holdout = a.holdout.unwrap_or(10);
-    let lambda = a.lambda.unwrap_or(1e-4);
+    let holdout = a.holdout.unwrap_or(HOLDOUT_EVERY);
+    let lambda = a.lambda.unwrap_or(LAMBDA);
     let report = run_fit(&samples, holdout, lambda, a.k);
     println!(
         "{} positions ({} not quiet, skipped): {} to fit, {} held out (every {holdout}th game)",
@@ -178,6 +215,15 @@ fn fit(a: &Args, path: &str) -> Result<(), String> {
             report.weights.to_move[i],
             current.waiting[i],
             report.weights.waiting[i]
+        );
+    }
+    for k in FITTED_WINDOWS {
+        println!(
+            "  window of {k}: to move {:.1} -> {:.1}, waiting {:.1} -> {:.1}",
+            current.to_move_window[k],
+            report.weights.to_move_window[k],
+            current.waiting_window[k],
+            report.weights.waiting_window[k]
         );
     }
     print!("{}", table_source(&report.weights));
@@ -264,10 +310,16 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = parse(&args).and_then(|a| {
         let out = a.out.as_deref().unwrap_or_default();
+        if let Some(path) = &a.fit_games {
+            return fit(&a, path, true);
+        }
+        if !a.records.is_empty() {
+            return records(&a.records, out);
+        }
         match (&a.games, &a.openings, &a.fit, &a.replies) {
             (Some(n), ..) => generate(&a, *n, out),
             (_, Some(n), ..) => openings(&a, *n, out),
-            (_, _, Some(path), _) => fit(&a, path),
+            (_, _, Some(path), _) => fit(&a, path, false),
             (.., Some(k)) => replies(&a, *k, a.from.as_deref().unwrap_or_default(), out),
             _ => unreachable!("parse checks one job"),
         }

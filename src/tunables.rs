@@ -4,39 +4,39 @@
 use crate::geometry::WINDOW;
 use crate::patterns::PATTERN_COUNT;
 
-/// Worth of a stone's line pattern to the evaluation, per (stone, direction): a pattern of n
-/// stones is seen by each of its n stones, so these are per-stone shares. Order follows
-/// `Pattern`: none, dead2, live2, dead3, live3, dead4, live4, dead5, live5, six.
-/// The side to move gets `TO_MOVE_PATTERN`, its opponent `WAITING_PATTERN`: two stones to
-/// come turn a live three into a win-threatening shape, so the mover's shapes weigh more.
+/// The evaluation's tables, fitted to game results (`tuning::fit`): per (stone, direction),
+/// the worth of a stone's line pattern (a pattern of n stones is seen by each of its n
+/// stones, so these are per-stone shares; order follows `Pattern`: none, dead2, live2,
+/// dead3, live3, dead4, live4, dead5, live5, six), and the worth of a six-cell window that
+/// holds k stones of one colour and none of the other's, by k: the room a colour has to grow
+/// threats. The side to move gets the `TO_MOVE_` tables, its opponent the `WAITING_` ones.
 ///
-/// The two, three weights (dead2 to live3) are hand-set. A logistic-regression fit of
-/// self-play results (`tuning::fit`, `examples/fit_eval.rs`) on 35262 quiet positions from
-/// 2400 games lowered held-out log loss from 0.6580 to 0.6382 with dead2..live3 [8, 111, 41,
-/// 222] and [14, 6, 22, 29], but played worse: build 3bb8460 with the fitted table
-/// scored 43.2% (pairs Elo -46 [-81, -11]) against aa1f671 over 200 games at 0.5 s on the
-/// balanced openings, and with this table 49.2% (pairs Elo -5 [-33, +23]). Untested guess:
-/// labels from short self-play games are too noisy; try better labels before fitting again.
-/// The rest keep their hand-set values: none is the reference class, and fours, fives and
-/// sixes never occur in a quiet position.
-pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = [0, 10, 54, 22, 320, 100, 520, 110, 520, 0];
-pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = [0, 3, 8, 8, 28, 40, 100, 45, 100, 0];
-
-/// Worth of a six-cell window that holds k stones of one colour and none of the other's, by
-/// k, for the side to move and for the waiting side: the room a colour has to grow threats,
-/// which a stone's pattern class alone does not tell (two stones with the same class can lie
-/// in one open window or in many). Windows of four or more are threat windows, which the
-/// search resolves (a win for the mover, a forced block against it): they weigh nothing here.
-/// Hand-set; on the match openings, 204 games each (pairs
-/// Elo [95%]): against main without the term, +20.0 [-21.0, +61.0] at 0.25 s and +36.7
-/// [-4.2, +77.6] at 0.5 s; against aa1f671 at 0.5 s, +100.8 [+57.4, +144.2] (64.5%), where
-/// main without it scored +46.8 [+8.9, +84.7]. Twice these weights measured -21.6 [-65.1,
-/// +21.8] against main at 0.25 s; against these, at 0.25 s, half of them -15.0 [-55.1, +25.1]
-/// and no weight on one-stone windows -8.3 [-48.4, +31.8]. The main search's nodes/s is the same, but `bench --depth 6`
-/// takes 968,665 nodes where it took 481,324, and bench's place+remove rate falls from about
-/// 6.0 M to 4.5 M stones/s (three runs each, alternating).
-pub const TO_MOVE_WINDOW: [i32; WINDOW + 1] = [0, 1, 4, 12, 0, 0, 0];
-pub const WAITING_WINDOW: [i32; WINDOW + 1] = [0, 1, 3, 8, 0, 0, 0];
+/// Fitted: dead2 to live3 and windows of one to three stones, by logistic regression of the
+/// results of 12443 match games between the engine's builds (0.25 s to 2 s a move, on the
+/// match openings; `tests/data/fit-games.txt`) on 140802 quiet positions, with the scale K
+/// the hand-set tables had on the same data (0.005122):
+/// `cargo run --release --example fit_eval -- --fit-games tests/data/fit-games.txt --k 0.005122`.
+/// Held-out log loss (every 10th game) fell from 0.5936 with the hand-set tables to 0.5538.
+/// The windows carry most of the weight and the pattern classes, which the windows of two
+/// and three stones largely say again, come out near zero or below: a position is worth the
+/// room its stones have to grow threats, not their shapes along one line.
+/// Against aa1f671 at 0.35 s, 204 games on the match openings (pairs Elo [95%]): the
+/// hand-set tables 63.2% (+91.8 [+44.3, +139.4]); a fit of the pattern classes alone
+/// (windows kept) 63.0% (+90.1 [+47.3, +132.8]); this fit with its windows, 0-2 units off
+/// the tables here (the same games in another order, so another held-out tenth), 70.6%
+/// (+148.0 [+96.8, +199.2]). These tables at 0.5 s:
+/// 67.9% (+126.7 [+79.3, +174.0]), where the hand-set ones scored 64.5% (+100.8).
+/// The hand-set tables were [0, 10, 54, 22, 320, ..] / [0, 3, 8, 8, 28, ..] and windows
+/// [0, 1, 4, 12] / [0, 1, 3, 8]. An earlier fit on 35262 positions of 2400 short self-play
+/// games played worse (43.2% against aa1f671 at 0.5 s): labels from self-play at a few
+/// thousand nodes a turn are too noisy.
+/// Not fitted: none is the reference class; fours, fives and sixes, and windows of four or
+/// more, are threat shapes, which a quiet position does not hold (the search resolves them:
+/// a win for the mover, a forced block against it).
+pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = [0, -19, -2, -17, -22, 100, 520, 110, 520, 0];
+pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = [0, 17, 19, 11, 2, 40, 100, 45, 100, 0];
+pub const TO_MOVE_WINDOW: [i32; WINDOW + 1] = [0, 4, 49, 124, 0, 0, 0];
+pub const WAITING_WINDOW: [i32; WINDOW + 1] = [0, 2, -4, 39, 0, 0, 0];
 
 /// Cell ordering for move generation: what a stone here makes for its owner (attack) and
 /// what it takes from the opponent (defence), by the pattern made along each line.

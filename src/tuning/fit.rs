@@ -10,8 +10,10 @@
 //! 2. with `K` fixed, the free weights are fitted by Newton's method (the loss is convex in
 //!    them), with a light L2 penalty on `K * weight` so that rare classes stay bounded.
 //!
-//! The window term of the evaluation (`TO_MOVE_WINDOW`, `WAITING_WINDOW`) is part of the
-//! model but kept at its current values: it enters the fit as a fixed offset.
+//! The window term of the evaluation (`TO_MOVE_WINDOW`, `WAITING_WINDOW`) is linear in the
+//! pure-window counts in the same way, and its windows of one to three stones are fitted
+//! with the patterns (`FITTED_WINDOWS`); windows of four or more are threat windows, which a
+//! quiet position does not hold.
 //!
 //! Only `FITTED` classes are free. The others cannot be fitted from quiet positions and are
 //! kept at their current values: none is the reference class (every stone has a class in
@@ -22,10 +24,9 @@
 
 use super::{Labelled, is_quiet};
 use crate::board::Board;
-use crate::eval::window_term;
 use crate::geometry::WINDOW;
 use crate::patterns::{PATTERN_COUNT, Pattern};
-use crate::tunables::{TO_MOVE_PATTERN, WAITING_PATTERN};
+use crate::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 
 /// The classes whose weights are fitted, for the mover and for the waiting side.
 pub const FITTED: [Pattern; 4] = [
@@ -34,7 +35,20 @@ pub const FITTED: [Pattern; 4] = [
     Pattern::Dead3,
     Pattern::Live3,
 ];
-const FREE: usize = 2 * FITTED.len();
+/// The window sizes (own stones in a window the opponent has no stone in) whose weights are
+/// fitted, for the mover and for the waiting side.
+pub const FITTED_WINDOWS: [usize; 3] = [1, 2, 3];
+const FREE_PATTERNS: usize = 2 * FITTED.len();
+const FREE: usize = FREE_PATTERNS + 2 * FITTED_WINDOWS.len();
+
+/// Every `HOLDOUT_EVERY`-th game is held out of a fit, to measure it on.
+pub const HOLDOUT_EVERY: u64 = 10;
+/// The L2 penalty on the weights in logit units (`fit_weights`).
+pub const LAMBDA: f64 = 1e-4;
+/// The scale the engine's tables were fitted with: the one that fitted the hand-set tables
+/// before them best on the same games (`tests/data/fit-games.txt`). Giving it makes the fit
+/// a function of the games alone, whatever the tables are now.
+pub const ENGINE_TABLE_K: f64 = 0.005122;
 
 /// One position of the data set, as the evaluation sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +84,10 @@ impl Sample {
             x[i] = self.mine[p as usize] as f64;
             x[FITTED.len() + i] = -(self.theirs[p as usize] as f64);
         }
+        for (i, &k) in FITTED_WINDOWS.iter().enumerate() {
+            x[FREE_PATTERNS + i] = self.mine_windows[k] as f64;
+            x[FREE_PATTERNS + FITTED_WINDOWS.len() + i] = -(self.theirs_windows[k] as f64);
+        }
         x
     }
 }
@@ -101,11 +119,13 @@ pub fn split(samples: &[Sample], every: u64) -> (Vec<Sample>, Vec<Sample>) {
         .partition(|s| every == 0 || s.game % every != 0)
 }
 
-/// A pattern table for both sides, in evaluation units.
+/// The evaluation's tables for both sides, in evaluation units: patterns and windows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     pub to_move: [f64; PATTERN_COUNT],
     pub waiting: [f64; PATTERN_COUNT],
+    pub to_move_window: [f64; WINDOW + 1],
+    pub waiting_window: [f64; WINDOW + 1],
 }
 
 impl Weights {
@@ -114,6 +134,8 @@ impl Weights {
         Weights {
             to_move: TO_MOVE_PATTERN.map(f64::from),
             waiting: WAITING_PATTERN.map(f64::from),
+            to_move_window: TO_MOVE_WINDOW.map(f64::from),
+            waiting_window: WAITING_WINDOW.map(f64::from),
         }
     }
 
@@ -127,7 +149,13 @@ impl Weights {
         let patterns: f64 = (0..PATTERN_COUNT)
             .map(|p| self.to_move[p] * s.mine[p] as f64 - self.waiting[p] * s.theirs[p] as f64)
             .sum();
-        patterns + window_term(&s.mine_windows, &s.theirs_windows) as f64
+        let windows: f64 = (0..=WINDOW)
+            .map(|k| {
+                self.to_move_window[k] * s.mine_windows[k] as f64
+                    - self.waiting_window[k] * s.theirs_windows[k] as f64
+            })
+            .sum();
+        patterns + windows
     }
 
     fn free(&self) -> [f64; FREE] {
@@ -135,6 +163,10 @@ impl Weights {
         for (i, &p) in FITTED.iter().enumerate() {
             x[i] = self.to_move[p as usize];
             x[FITTED.len() + i] = self.waiting[p as usize];
+        }
+        for (i, &k) in FITTED_WINDOWS.iter().enumerate() {
+            x[FREE_PATTERNS + i] = self.to_move_window[k];
+            x[FREE_PATTERNS + FITTED_WINDOWS.len() + i] = self.waiting_window[k];
         }
         x
     }
@@ -145,15 +177,43 @@ impl Weights {
             w.to_move[p as usize] = x[i];
             w.waiting[p as usize] = x[FITTED.len() + i];
         }
+        for (i, &k) in FITTED_WINDOWS.iter().enumerate() {
+            w.to_move_window[k] = x[FREE_PATTERNS + i];
+            w.waiting_window[k] = x[FREE_PATTERNS + FITTED_WINDOWS.len() + i];
+        }
         w
     }
 
-    /// Rounded to the engine's integer table.
-    pub fn rounded(&self) -> ([i32; PATTERN_COUNT], [i32; PATTERN_COUNT]) {
-        (
-            self.to_move.map(|v| v.round() as i32),
-            self.waiting.map(|v| v.round() as i32),
-        )
+    /// Rounded to the engine's integer tables.
+    pub fn rounded(&self) -> Table {
+        let round = |v: f64| v.round() as i32;
+        Table {
+            to_move: self.to_move.map(round),
+            waiting: self.waiting.map(round),
+            to_move_window: self.to_move_window.map(round),
+            waiting_window: self.waiting_window.map(round),
+        }
+    }
+}
+
+/// The evaluation's integer tables, as `tunables.rs` holds them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub to_move: [i32; PATTERN_COUNT],
+    pub waiting: [i32; PATTERN_COUNT],
+    pub to_move_window: [i32; WINDOW + 1],
+    pub waiting_window: [i32; WINDOW + 1],
+}
+
+impl Table {
+    /// The tables the engine uses now.
+    pub fn current() -> Table {
+        Table {
+            to_move: TO_MOVE_PATTERN,
+            waiting: WAITING_PATTERN,
+            to_move_window: TO_MOVE_WINDOW,
+            waiting_window: WAITING_WINDOW,
+        }
     }
 }
 
@@ -338,41 +398,52 @@ pub fn run_fit(samples: &[Sample], holdout_every: u64, lambda: f64, k: Option<f6
     }
 }
 
-fn array_source(values: &[i32; PATTERN_COUNT]) -> String {
+fn array_source(values: &[i32]) -> String {
     let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
     format!("[{}]", items.join(", "))
 }
 
-/// The table as Rust source for `tunables.rs`.
+/// The tables as Rust source for `tunables.rs`.
 pub fn table_source(weights: &Weights) -> String {
-    let (to_move, waiting) = weights.rounded();
+    let t = weights.rounded();
     format!(
         "pub const TO_MOVE_PATTERN: [i32; PATTERN_COUNT] = {};\n\
-         pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = {};\n",
-        array_source(&to_move),
-        array_source(&waiting)
+         pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = {};\n\
+         pub const TO_MOVE_WINDOW: [i32; WINDOW + 1] = {};\n\
+         pub const WAITING_WINDOW: [i32; WINDOW + 1] = {};\n",
+        array_source(&t.to_move),
+        array_source(&t.waiting),
+        array_source(&t.to_move_window),
+        array_source(&t.waiting_window)
     )
 }
 
-/// Reads back a table printed by `table_source` (or the one in `tunables.rs`).
-pub fn parse_table(source: &str) -> Result<([i32; PATTERN_COUNT], [i32; PATTERN_COUNT]), String> {
-    let array = |name: &str| -> Result<[i32; PATTERN_COUNT], String> {
-        let start = source
-            .find(&format!("pub const {name}:"))
-            .ok_or(format!("no {name}"))?;
-        let rest = &source[start..];
-        let open = rest.find("= [").ok_or(format!("{name}: no '= ['"))? + 3;
-        let close = rest[open..].find(']').ok_or(format!("{name}: no ']'"))? + open;
-        let values: Vec<i32> = rest[open..close]
-            .split(',')
-            .map(|v| v.trim().replace('_', "").parse::<i32>())
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("{name}: {e}"))?;
-        values
-            .try_into()
-            .map_err(|v: Vec<i32>| format!("{name}: {} values", v.len()))
-    };
-    Ok((array("TO_MOVE_PATTERN")?, array("WAITING_PATTERN")?))
+/// Reads back the tables printed by `table_source` (or the ones in `tunables.rs`).
+pub fn parse_table(source: &str) -> Result<Table, String> {
+    Ok(Table {
+        to_move: parse_array(source, "TO_MOVE_PATTERN")?,
+        waiting: parse_array(source, "WAITING_PATTERN")?,
+        to_move_window: parse_array(source, "TO_MOVE_WINDOW")?,
+        waiting_window: parse_array(source, "WAITING_WINDOW")?,
+    })
+}
+
+/// The values of `pub const NAME: [i32; ..] = [..];` in `source`.
+fn parse_array<const N: usize>(source: &str, name: &str) -> Result<[i32; N], String> {
+    let start = source
+        .find(&format!("pub const {name}:"))
+        .ok_or(format!("no {name}"))?;
+    let rest = &source[start..];
+    let open = rest.find("= [").ok_or(format!("{name}: no '= ['"))? + 3;
+    let close = rest[open..].find(']').ok_or(format!("{name}: no ']'"))? + open;
+    let values: Vec<i32> = rest[open..close]
+        .split(',')
+        .map(|v| v.trim().replace('_', "").parse::<i32>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{name}: {e}"))?;
+    values
+        .try_into()
+        .map_err(|v: Vec<i32>| format!("{name}: {} values", v.len()))
 }
 
 #[cfg(test)]
@@ -398,7 +469,11 @@ mod tests {
     /// Positions drawn from known weights: the fit must find them again.
     #[test]
     fn recovers_known_weights_from_synthetic_results() {
-        let truth = Weights::current().with_free(&[12.0, 50.0, 25.0, 300.0, 4.0, 10.0, 6.0, 30.0]);
+        // Pattern weights (mover's dead2, live2, dead3, live3, then the waiting side's), then
+        // window weights (mover's one, two, three stones, then the waiting side's).
+        let truth = Weights::current().with_free(&[
+            12.0, 50.0, 25.0, 300.0, 4.0, 10.0, 6.0, 30.0, 2.0, 5.0, 15.0, 1.0, 3.0, 9.0,
+        ]);
         let k = 1.0 / 150.0;
         let mut rng = Rng::new(3);
         let samples: Vec<Sample> = (0..20_000)
@@ -414,6 +489,10 @@ mod tests {
                 for (p, top) in [(1, 12), (2, 10), (3, 6), (4, 3)] {
                     s.mine[p] = rng.below(top) as u16;
                     s.theirs[p] = rng.below(top) as u16;
+                }
+                for (w, top) in [(1, 60), (2, 30), (3, 10)] {
+                    s.mine_windows[w] = rng.below(top) as u16;
+                    s.theirs_windows[w] = rng.below(top) as u16;
                 }
                 let p = sigmoid(k * truth.eval(&s));
                 s.result = f64::from((rng.below(1 << 20) as f64) < p * (1 << 20) as f64);
@@ -477,22 +556,38 @@ mod tests {
         let zero = loss(&samples, &Weights::without_fitted(), report.k);
         assert!(report.train_after < zero.min(std::f64::consts::LN_2));
         let source = table_source(&report.weights);
-        let (to_move, waiting) = parse_table(&source).unwrap();
-        assert_eq!((to_move, waiting), report.weights.rounded());
-        // Classes not fitted keep their values.
+        let table = parse_table(&source).unwrap();
+        assert_eq!(table, report.weights.rounded());
+        // Classes and windows not fitted keep their values.
         for p in [0, 5, 6, 7, 8, 9] {
-            assert_eq!(to_move[p], TO_MOVE_PATTERN[p]);
-            assert_eq!(waiting[p], WAITING_PATTERN[p]);
+            assert_eq!(table.to_move[p], TO_MOVE_PATTERN[p]);
+            assert_eq!(table.waiting[p], WAITING_PATTERN[p]);
         }
+        for k in [0, 4, 5, 6] {
+            assert_eq!(table.to_move_window[k], TO_MOVE_WINDOW[k]);
+            assert_eq!(table.waiting_window[k], WAITING_WINDOW[k]);
+        }
+    }
+
+    /// The tables in `tunables.rs` are what the fit makes of the match games.
+    #[test]
+    fn the_engines_tables_are_the_fit_of_the_match_games() {
+        let text = include_str!("../../tests/data/fit-games.txt");
+        let (samples, skipped) = crate::tuning::games::read_games(text).unwrap();
+        assert_eq!((samples.len(), skipped), (140_802, 140_219));
+        let report = run_fit(&samples, HOLDOUT_EVERY, LAMBDA, Some(ENGINE_TABLE_K));
+        assert_eq!(report.weights.rounded(), Table::current());
+        assert!(
+            report.test_after < 0.555,
+            "held-out log loss {}",
+            report.test_after
+        );
     }
 
     #[test]
     fn the_engines_table_parses() {
         let source = include_str!("../tunables.rs");
-        assert_eq!(
-            parse_table(source).unwrap(),
-            (TO_MOVE_PATTERN, WAITING_PATTERN)
-        );
+        assert_eq!(parse_table(source).unwrap(), Table::current());
         assert!(parse_table("pub const TO_MOVE_PATTERN: [i32; 10] = [1, 2];").is_err());
     }
 }

@@ -1,11 +1,15 @@
-//! Fitting the evaluation's pattern weights from self-play ("Texel" tuning).
+//! Fitting the evaluation's weights to game results ("Texel" tuning).
 //!
+//! - `games` turns match records into a games file (one game a line) and reads the quiet
+//!   positions of such a file, each labelled with the game's result: the engine's table is
+//!   fitted on these;
 //! - `datagen` plays seeded self-play games in-process with node-limited searches and writes
-//!   the quiet positions they pass through, each labelled with the game's result;
-//! - `fit` reads such a data set and fits `TO_MOVE_PATTERN` / `WAITING_PATTERN` by logistic
-//!   regression of the result on the evaluation, and prints the table as Rust source.
+//!   the quiet positions they pass through in the same way;
+//! - `fit` fits `TO_MOVE_PATTERN` / `WAITING_PATTERN` and the window weights
+//!   (`TO_MOVE_WINDOW` / `WAITING_WINDOW`) by logistic regression of the result on the
+//!   evaluation, and prints the tables as Rust source.
 //!
-//! The data set is text, one position a line, so a fit can be rerun on saved data:
+//! The self-play data set is text, one position a line, so a fit can be rerun on saved data:
 //!
 //! ```text
 //! # comment lines start with '#'
@@ -20,6 +24,7 @@
 
 pub mod datagen;
 pub mod fit;
+pub mod games;
 
 use crate::board::Board;
 use crate::coord::Turn;

@@ -1,0 +1,165 @@
+//! Finished games as fitting data: the match records `connect6 match --records` writes,
+//! kept one game a line, and the positions they pass through, labelled with the result.
+//!
+//! Games between different engines at match time controls label positions better than the
+//! short, node-limited self-play games of `datagen`: a fit on these predicts results better
+//! and plays stronger (see `TO_MOVE_PATTERN` in `tunables.rs`).
+//!
+//! A games file has `#` comment lines, then one game a line: its result for black (`1` black
+//! won, `0` white won, `0.5` a draw, though records' draws are left out) and its turns from the empty board:
+//!
+//! ```text
+//! 1 JJ GLHM FKHL KKLL
+//! ```
+//!
+//! Every position from the one after the third turn (the match openings' length) to the
+//! one before the game's last whole turn is a sample, labelled for its side to move.
+
+use super::fit::Sample;
+use super::is_quiet;
+use crate::board::{Board, Color};
+use crate::coord::Turn;
+use crate::referee::RecordResult;
+use crate::tools::game::Game;
+use std::path::PathBuf;
+
+/// Positions before this many turns are not samples: they are the match openings, which
+/// the openings file dictates rather than the engines.
+pub const FIRST_SAMPLED_TURN: usize = 3;
+
+/// A game's line in a games file; `None` for a record without whole turns after the
+/// opening, and for a draw: between engines a draw is a full board, whose 180 turns would
+/// weigh seven times a decisive game and say little about who stood better early on.
+pub fn game_line(game: &Game) -> Option<String> {
+    let result = match game.result? {
+        RecordResult::BlackWins => "1",
+        RecordResult::WhiteWins => "0",
+        RecordResult::Draw => return None,
+    };
+    let whole = whole_turns(game.turns.iter().map(|p| p.turn));
+    if whole.len() <= FIRST_SAMPLED_TURN {
+        return None;
+    }
+    let turns: Vec<String> = whole.iter().map(|t| t.to_protocol(false)).collect();
+    Some(format!("{result} {}", turns.join(" ")))
+}
+
+/// The turns up to the last whole one: a record may end with one stone of a turn (a six
+/// made with the first stone, or a game decided by time or a fault).
+fn whole_turns(turns: impl Iterator<Item = Turn>) -> Vec<Turn> {
+    let mut whole: Vec<Turn> = turns.collect();
+    if whole.len() > 1 && whole.last().is_some_and(|t| t.len() == 1) {
+        whole.pop();
+    }
+    whole
+}
+
+/// The games file of the records in `paths` (files, or folders of `*.txt` records), in the
+/// order given, with a header naming how many games it holds.
+pub fn games_file(paths: &[PathBuf]) -> Result<(String, usize), String> {
+    let mut lines = Vec::new();
+    for path in crate::tools::analyse::record_files(paths)? {
+        let game = Game::read_record(&path)?;
+        lines.extend(game_line(&game));
+    }
+    let mut text = format!(
+        "# {} games from match records: result for black (1, 0, 0.5), then the turns\n",
+        lines.len()
+    );
+    for line in &lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    Ok((text, lines.len()))
+}
+
+/// The quiet positions of a games file as fitting samples (each game numbered from 1 in file
+/// order, which the held-out split goes by), and how many positions were not quiet.
+pub fn read_games(text: &str) -> Result<(Vec<Sample>, usize), String> {
+    let mut samples = Vec::new();
+    let mut skipped = 0;
+    let mut game = 0;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        game += 1;
+        let fail = |e: String| format!("line {}: {e}", n + 1);
+        let mut words = line.split_whitespace();
+        let black_result = match words.next() {
+            Some("1") => 1.0,
+            Some("0") => 0.0,
+            Some("0.5") => 0.5,
+            other => return Err(fail(format!("result {other:?} is not 1, 0 or 0.5"))),
+        };
+        let mut board = Board::new();
+        let turns: Vec<&str> = words.collect();
+        for (k, word) in turns.iter().enumerate() {
+            if k >= FIRST_SAMPLED_TURN {
+                if is_quiet(&board) {
+                    let result = match board.side_to_move() {
+                        Color::Black => black_result,
+                        Color::White => 1.0 - black_result,
+                    };
+                    samples.push(Sample::new(game, result, &board));
+                } else {
+                    skipped += 1;
+                }
+            }
+            let turn = Turn::parse(word).map_err(|e| fail(format!("{word}: {e}")))?;
+            board
+                .play_turn(&turn)
+                .map_err(|e| fail(format!("{word}: {e}")))?;
+        }
+    }
+    Ok((samples, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::game::Played;
+
+    #[test]
+    fn a_game_gives_its_quiet_positions_labelled_for_the_side_to_move() {
+        // Black wins game 1, white game 2. Game 1's position after four turns holds white's
+        // four in column A (a threat window): not quiet. The last turns are not sampled.
+        let text = "# header\n1 JJ AAAB KJLJ ACAD MJNJ\n\n0 JJ KKLL MMNN OOPP\n";
+        let (samples, skipped) = read_games(text).unwrap();
+        let board = |turns: &str| Board::from_turns(turns).unwrap();
+        let expect = [
+            // After three turns white is to move, and loses.
+            Sample::new(1, 0.0, &board("JJ AAAB KJLJ")),
+            Sample::new(2, 1.0, &board("JJ KKLL MMNN")),
+        ];
+        assert_eq!(samples, expect);
+        assert_eq!(skipped, 1);
+        assert!(read_games("2 JJ").is_err(), "result");
+        assert!(read_games("1 JJ JJKK").is_err(), "occupied cell");
+    }
+
+    #[test]
+    fn a_record_becomes_one_line_without_its_broken_last_turn() {
+        // A record that ends with one stone of black's fifth turn.
+        let mut game = Game::from_stone_list("JJ GLHM FKHL KKLL").unwrap();
+        game.turns.push(Played {
+            color: Color::Black,
+            turn: Turn::one(crate::coord::parse_cell("MM").unwrap()),
+        });
+        game.result = Some(RecordResult::WhiteWins);
+        assert_eq!(game_line(&game).unwrap(), "0 JJ GLHM FKHL KKLL");
+        let short = Game {
+            result: Some(RecordResult::BlackWins),
+            ..Game::from_stone_list("JJ GLHM FKHL").unwrap()
+        };
+        assert_eq!(game_line(&short), None, "nothing after the opening");
+        let unknown = Game::from_stone_list("JJ GLHM FKHL KKLL").unwrap();
+        assert_eq!(game_line(&unknown), None, "a stone list has no result");
+        let drawn = Game {
+            result: Some(RecordResult::Draw),
+            ..unknown
+        };
+        assert_eq!(game_line(&drawn), None, "draws are left out");
+    }
+}
