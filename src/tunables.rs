@@ -51,7 +51,10 @@ pub const DEFENCE: [i32; PATTERN_COUNT] = [0, 4, 20, 14, 90, 60, 160, 70, 180, 5
 /// Against aa1f671 it did not gain: 62.0% at 0.5 s and 64.7% at 0.35 s (204 games each),
 /// 56.6% at 2 s (68 games), where the ranking without it scored 64.5%, 63.2% and 60.3%.
 /// A gain over its parent alone is not kept: 0. `bench --depth 6` took 1,058,879 nodes with
-/// 400% where it takes 968,665 without, at the same nodes/s.
+/// 400% where it takes 968,665 without, at the same nodes/s. With the fitted tables, whose
+/// window steps are about eight times the hand-set ones, 50% scored 36.0% against aa1f671
+/// at 0.5 s over 89 games (pairs -91.7 [-156.6, -26.9]; stopped), where 0% scored 69.7% on
+/// the same games.
 pub const WINDOW_ORDER_PERCENT: i32 = 0;
 
 /// Candidate first stones taken from the cell ranking in a quiet position.
@@ -102,7 +105,10 @@ pub const MAX_PLY: usize = 64;
 /// Extra plies granted when the side to move must answer threats at the horizon.
 /// Scoring a quiet horizon as won when the mover has an unstoppable turn (the solver's
 /// generator) cost 30% of the nodes/s for the same tree and measured -26.7 [-63.1, +9.8]
-/// pairs Elo (self-play at 0.25 s, 204 games on the match openings): not kept.
+/// pairs Elo (self-play at 0.25 s, 204 games on the match openings): not kept. Not
+/// consuming depth at forced nodes inside the tree too (within the same budget) scored
+/// 46.8% against aa1f671 at 0.35 s over 140 games (pairs -21.6 [-73.5, +30.3]; stopped),
+/// where the search without it scores 63.2%: not kept.
 pub const MAX_FORCED_EXTENSION: usize = 4;
 
 /// Threat-space solver at the root: how many attacker turns deep it looks for a win by a
@@ -123,7 +129,10 @@ pub const SAFETY_THREAT_NODES: u64 = 2_000;
 pub const CHOSEN_TURN_THREAT_NODES: u64 = 40_000;
 /// The opponent's threat sequence if it had the move now: nodes for that one question.
 pub const NULL_MOVE_THREAT_NODES: u64 = 20_000;
-/// Share of the soft time limit spent checking root turns against opponent threats.
+/// Share of the soft time limit spent checking root turns against opponent threats. Three
+/// times the share once the opponent is shown to have a threat sequence with the move (most
+/// root turns then lose, and many were left unknown at this share) scored 61.3% against
+/// aa1f671 at 0.35 s, 204 games (pairs +77.7 [+42.6, +112.9]), where this scores 63.2%.
 pub const SAFETY_TIME_SHARE: f64 = 0.15;
 /// Cells of the opponent's proof zone paired with each other as extra root turns.
 pub const ZONE_CELLS_PAIRED: usize = 8;

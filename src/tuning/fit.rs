@@ -46,8 +46,8 @@ pub const HOLDOUT_EVERY: u64 = 10;
 /// The L2 penalty on the weights in logit units (`fit_weights`).
 pub const LAMBDA: f64 = 1e-4;
 /// The scale the engine's tables were fitted with: the one that fitted the hand-set tables
-/// before them best on the same games (`tests/data/fit-games.txt`). Giving it makes the fit
-/// a function of the games alone, whatever the tables are now.
+/// before them best on nine tenths of the same games (`tests/data/fit-games.txt`). Giving it
+/// makes the fit a function of the games alone, whatever the tables are now.
 pub const ENGINE_TABLE_K: f64 = 0.005122;
 
 /// One position of the data set, as the evaluation sees it.
