@@ -6,7 +6,8 @@
 //! and plays stronger (see `TO_MOVE_PATTERN` in `tunables.rs`).
 //!
 //! A games file has `#` comment lines, then one game a line: its result for black (`1` black
-//! won, `0` white won, `0.5` a draw, though records' draws are left out) and its turns from the empty board:
+//! won, `0` white won, `0.5` a draw, though draws are left out of records' games files) and
+//! its turns from the empty board:
 //!
 //! ```text
 //! 1 JJ GLHM FKHL KKLL
@@ -94,8 +95,7 @@ pub fn read_games(text: &str) -> Result<(Vec<Sample>, usize), String> {
             other => return Err(fail(format!("result {other:?} is not 1, 0 or 0.5"))),
         };
         let mut board = Board::new();
-        let turns: Vec<&str> = words.collect();
-        for (k, word) in turns.iter().enumerate() {
+        for (k, word) in words.enumerate() {
             if k >= FIRST_SAMPLED_TURN {
                 if is_quiet(&board) {
                     let result = match board.side_to_move() {
