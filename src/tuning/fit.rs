@@ -119,24 +119,48 @@ pub fn split(samples: &[Sample], every: u64) -> (Vec<Sample>, Vec<Sample>) {
         .partition(|s| every == 0 || s.game % every != 0)
 }
 
-/// The evaluation's tables for both sides, in evaluation units: patterns and windows.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Weights {
-    pub to_move: [f64; PATTERN_COUNT],
-    pub waiting: [f64; PATTERN_COUNT],
-    pub to_move_window: [f64; WINDOW + 1],
-    pub waiting_window: [f64; WINDOW + 1],
+/// The evaluation's tables for both sides: patterns and windows. The fit works on real
+/// weights (`Weights`); the engine holds integers (`Table`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tables<T> {
+    pub to_move: [T; PATTERN_COUNT],
+    pub waiting: [T; PATTERN_COUNT],
+    pub to_move_window: [T; WINDOW + 1],
+    pub waiting_window: [T; WINDOW + 1],
+}
+
+/// The tables in evaluation units, as the fit moves them.
+pub type Weights = Tables<f64>;
+/// The integer tables `tunables.rs` holds.
+pub type Table = Tables<i32>;
+
+impl<T: Copy> Tables<T> {
+    fn map<U>(&self, f: impl Fn(T) -> U) -> Tables<U> {
+        Tables {
+            to_move: self.to_move.map(&f),
+            waiting: self.waiting.map(&f),
+            to_move_window: self.to_move_window.map(&f),
+            waiting_window: self.waiting_window.map(&f),
+        }
+    }
+}
+
+impl Table {
+    /// The tables the engine uses now.
+    pub fn current() -> Table {
+        Table {
+            to_move: TO_MOVE_PATTERN,
+            waiting: WAITING_PATTERN,
+            to_move_window: TO_MOVE_WINDOW,
+            waiting_window: WAITING_WINDOW,
+        }
+    }
 }
 
 impl Weights {
-    /// The table the engine uses now (`tunables.rs`).
+    /// The tables the engine uses now (`tunables.rs`).
     pub fn current() -> Weights {
-        Weights {
-            to_move: TO_MOVE_PATTERN.map(f64::from),
-            waiting: WAITING_PATTERN.map(f64::from),
-            to_move_window: TO_MOVE_WINDOW.map(f64::from),
-            waiting_window: WAITING_WINDOW.map(f64::from),
-        }
+        Table::current().map(f64::from)
     }
 
     /// The current table with every fitted class set to zero.
@@ -186,34 +210,7 @@ impl Weights {
 
     /// Rounded to the engine's integer tables.
     pub fn rounded(&self) -> Table {
-        let round = |v: f64| v.round() as i32;
-        Table {
-            to_move: self.to_move.map(round),
-            waiting: self.waiting.map(round),
-            to_move_window: self.to_move_window.map(round),
-            waiting_window: self.waiting_window.map(round),
-        }
-    }
-}
-
-/// The evaluation's integer tables, as `tunables.rs` holds them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Table {
-    pub to_move: [i32; PATTERN_COUNT],
-    pub waiting: [i32; PATTERN_COUNT],
-    pub to_move_window: [i32; WINDOW + 1],
-    pub waiting_window: [i32; WINDOW + 1],
-}
-
-impl Table {
-    /// The tables the engine uses now.
-    pub fn current() -> Table {
-        Table {
-            to_move: TO_MOVE_PATTERN,
-            waiting: WAITING_PATTERN,
-            to_move_window: TO_MOVE_WINDOW,
-            waiting_window: WAITING_WINDOW,
-        }
+        self.map(|v| v.round() as i32)
     }
 }
 
