@@ -23,8 +23,8 @@
 //! best for black at search depth D (default 4). `--records` writes the games of match
 //! records (files, or folders of them) as a games file (`connect6::tuning::games`), and
 //! `--fit-games` fits the table on the quiet positions of such a file, as `--fit` does on a
-//! self-play data set. The engine's table is fitted with
-//! `--fit-games tests/data/fit-games.txt`.
+//! self-play data set. The engine's tables are fitted with
+//! `--fit-games tests/data/fit-games.txt --k 0.005122` (`fit::ENGINE_TABLE_K`).
 
 use connect6::tuning::datagen::{
     GenConfig, REPLY_CANDIDATES, balanced_openings, black_replies, generate_data, two_turn_openings,
