@@ -205,26 +205,26 @@ fn fit(a: &Args, path: &str, games: bool) -> Result<(), String> {
         "  held-out part    {:.5}  {:.5}",
         report.test_before, report.test_after
     );
-    let current = Weights::current();
+    let (now, fitted) = (Weights::current(), &report.weights);
+    let change = |what: String, to_move: [f64; 2], waiting: [f64; 2]| {
+        println!(
+            "  {what}: to move {:.1} -> {:.1}, waiting {:.1} -> {:.1}",
+            to_move[0], to_move[1], waiting[0], waiting[1]
+        );
+    };
     for p in FITTED {
         let i = p as usize;
-        println!(
-            "  {:?}: to move {:.1} -> {:.1}, waiting {:.1} -> {:.1}",
-            p,
-            current.to_move[i],
-            report.weights.to_move[i],
-            current.waiting[i],
-            report.weights.waiting[i]
+        let to_move = [now.to_move[i], fitted.to_move[i]];
+        change(
+            format!("{p:?}"),
+            to_move,
+            [now.waiting[i], fitted.waiting[i]],
         );
     }
     for k in FITTED_WINDOWS {
-        println!(
-            "  window of {k}: to move {:.1} -> {:.1}, waiting {:.1} -> {:.1}",
-            current.to_move_window[k],
-            report.weights.to_move_window[k],
-            current.waiting_window[k],
-            report.weights.waiting_window[k]
-        );
+        let to_move = [now.to_move_window[k], fitted.to_move_window[k]];
+        let waiting = [now.waiting_window[k], fitted.waiting_window[k]];
+        change(format!("window of {k}"), to_move, waiting);
     }
     print!("{}", table_source(&report.weights));
     Ok(())

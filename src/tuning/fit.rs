@@ -38,8 +38,37 @@ pub const FITTED: [Pattern; 4] = [
 /// The window sizes (own stones in a window the opponent has no stone in) whose weights are
 /// fitted, for the mover and for the waiting side.
 pub const FITTED_WINDOWS: [usize; 3] = [1, 2, 3];
-const FREE_PATTERNS: usize = 2 * FITTED.len();
-const FREE: usize = FREE_PATTERNS + 2 * FITTED_WINDOWS.len();
+const FREE: usize = 2 * (FITTED.len() + FITTED_WINDOWS.len());
+
+/// Where a free weight sits: the mover's or the waiting side's entry for a pattern class or
+/// a window size.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    mover: bool,
+    window: bool,
+    index: usize,
+}
+
+/// The free weights in the order the fit keeps them: the mover's fitted pattern classes,
+/// the waiting side's, then the mover's fitted windows and the waiting side's.
+fn slots() -> impl Iterator<Item = Slot> {
+    let sides = || [true, false].into_iter();
+    let patterns = sides().flat_map(|mover| {
+        FITTED.iter().map(move |&p| Slot {
+            mover,
+            window: false,
+            index: p as usize,
+        })
+    });
+    let windows = sides().flat_map(|mover| {
+        FITTED_WINDOWS.iter().map(move |&k| Slot {
+            mover,
+            window: true,
+            index: k,
+        })
+    });
+    patterns.chain(windows)
+}
 
 /// Every `HOLDOUT_EVERY`-th game is held out of a fit, to measure it on.
 pub const HOLDOUT_EVERY: u64 = 10;
@@ -80,13 +109,14 @@ impl Sample {
     /// The free features, signed as they enter the evaluation.
     fn features(&self) -> [f64; FREE] {
         let mut x = [0.0; FREE];
-        for (i, &p) in FITTED.iter().enumerate() {
-            x[i] = self.mine[p as usize] as f64;
-            x[FITTED.len() + i] = -(self.theirs[p as usize] as f64);
-        }
-        for (i, &k) in FITTED_WINDOWS.iter().enumerate() {
-            x[FREE_PATTERNS + i] = self.mine_windows[k] as f64;
-            x[FREE_PATTERNS + FITTED_WINDOWS.len() + i] = -(self.theirs_windows[k] as f64);
+        for (x, slot) in x.iter_mut().zip(slots()) {
+            let count = match (slot.mover, slot.window) {
+                (true, false) => self.mine[slot.index],
+                (false, false) => self.theirs[slot.index],
+                (true, true) => self.mine_windows[slot.index],
+                (false, true) => self.theirs_windows[slot.index],
+            } as f64;
+            *x = if slot.mover { count } else { -count };
         }
         x
     }
@@ -145,6 +175,18 @@ impl<T: Copy> Tables<T> {
     }
 }
 
+impl<T> Tables<T> {
+    fn slot(&mut self, slot: Slot) -> &mut T {
+        let table: &mut [T] = match (slot.mover, slot.window) {
+            (true, false) => &mut self.to_move,
+            (false, false) => &mut self.waiting,
+            (true, true) => &mut self.to_move_window,
+            (false, true) => &mut self.waiting_window,
+        };
+        &mut table[slot.index]
+    }
+}
+
 impl Table {
     /// The tables the engine uses now.
     pub fn current() -> Table {
@@ -183,27 +225,18 @@ impl Weights {
     }
 
     fn free(&self) -> [f64; FREE] {
+        let mut w = *self;
         let mut x = [0.0; FREE];
-        for (i, &p) in FITTED.iter().enumerate() {
-            x[i] = self.to_move[p as usize];
-            x[FITTED.len() + i] = self.waiting[p as usize];
-        }
-        for (i, &k) in FITTED_WINDOWS.iter().enumerate() {
-            x[FREE_PATTERNS + i] = self.to_move_window[k];
-            x[FREE_PATTERNS + FITTED_WINDOWS.len() + i] = self.waiting_window[k];
+        for (x, slot) in x.iter_mut().zip(slots()) {
+            *x = *w.slot(slot);
         }
         x
     }
 
     fn with_free(&self, x: &[f64; FREE]) -> Weights {
         let mut w = *self;
-        for (i, &p) in FITTED.iter().enumerate() {
-            w.to_move[p as usize] = x[i];
-            w.waiting[p as usize] = x[FITTED.len() + i];
-        }
-        for (i, &k) in FITTED_WINDOWS.iter().enumerate() {
-            w.to_move_window[k] = x[FREE_PATTERNS + i];
-            w.waiting_window[k] = x[FREE_PATTERNS + FITTED_WINDOWS.len() + i];
+        for (&x, slot) in x.iter().zip(slots()) {
+            *w.slot(slot) = x;
         }
         w
     }
@@ -496,6 +529,7 @@ mod tests {
                 s
             })
             .collect();
+        assert_eq!(slots().count(), FREE, "every free weight has a slot");
         let (fitted, gradient) = fit_weights(&samples, &Weights::current(), k, 0.0);
         assert!(gradient < 1e-8, "converged: gradient {gradient}");
         for (got, want) in fitted.free().iter().zip(truth.free()) {
