@@ -30,6 +30,13 @@ use crate::patterns::PATTERN_COUNT;
 /// [0, 1, 4, 12] / [0, 1, 3, 8]. An earlier fit on 35262 positions of 2400 short self-play
 /// games played worse (43.2% against aa1f671 at 0.5 s): labels from self-play at a few
 /// thousand nodes a turn are too noisy.
+/// Tried in session 12 and not kept: six more features, the empty cells of each colour by
+/// how many lines of its open windows of three (t) and of two (u) meet there (t >= 1,
+/// t >= 2, t >= 1 with u >= 1, u >= 2 without t, t + u >= 3, u >= 1), fitted with these
+/// tables on the same games, held-out log loss 0.5538 -> 0.5308 (the mover's cells where
+/// two lines of three meet weighed 386): 66.7% against aa1f671 at 0.5 s over 204 games
+/// (pairs +117.3 [+70.8, +163.8]) where these tables scored 69.6% in the same session.
+/// Adding this session's 2019 match games to the data moved no weight by more than 5.
 /// Not fitted: none is the reference class; fours, fives and sixes, and windows of four or
 /// more, are threat shapes, which a quiet position does not hold (the search resolves them:
 /// a win for the mover, a forced block against it).
@@ -109,6 +116,20 @@ pub const MAX_PLY: usize = 64;
 /// consuming depth at forced nodes inside the tree too (within the same budget) scored
 /// 46.8% against aa1f671 at 0.35 s over 140 games (pairs -21.6 [-73.5, +30.3]; stopped),
 /// where the search without it scores 63.2%: not kept.
+/// Threat sequences asked inside the tree (session 12, VCDT, 8 attacker turns, 300 solver
+/// nodes a question, at nodes two or more turns from the horizon: a win of the mover's
+/// ends the node, and a win of the opponent's were it to move makes every turn of the
+/// mover's that cannot spoil it lose at once) cost 20% of `bench`'s nodes/s for the same
+/// tree. Against aa1f671, 204 games each on the match openings, pairs Elo [95%], where
+/// the search without them scored 69.6% (+140.1 [+90.7, +189.6]) at 0.5 s and 67.4%
+/// (+122.9 [+76.7, +169.1]) at 0.35 s in the same session: 73.3% (+170.4 [+119.5,
+/// +221.2]) at 0.5 s, 65.4% (+108.1 [+61.1, +155.1]) at 0.35 s, and 50.0% against the
+/// search without them (self-play, 0.5 s). With one single threat allowed (nodes/s -45%)
+/// 69.4%; with the opponent's proof zone added to the turns (as the root does) 69.9%;
+/// asking at the horizon's parents too (nodes/s a fifth) 63.7%; asking there only below a
+/// node whose opponent had a line (nodes/s half) 67.4%. Of 958 positions from those games,
+/// 93% are decided by a 300-node VCDT question, so the questions were answered; they did
+/// not change the results: not kept.
 pub const MAX_FORCED_EXTENSION: usize = 4;
 
 /// Threat-space solver at the root: how many attacker turns deep it looks for a win by a

@@ -32,8 +32,29 @@ use zone::CellSet;
 /// Cache keys of the two attackers differ: the same stones are a different question.
 const ATTACKER_SALT: [u64; 2] = [0, 0x5bd1_e995_8f3c_a7e1];
 
+/// A failure that no limit cut short (see `Failed`).
+const EXHAUSTED: u8 = u8::MAX;
+
+/// Whether a failed search met its limits somewhere: ran out of attacker turns (`depth`),
+/// or left single threats out (`singles`). A failure that met neither is final.
+#[derive(Clone, Copy, Default)]
+struct Cut {
+    depth: bool,
+    singles: bool,
+}
+
+impl Cut {
+    fn join(self, other: Cut) -> Cut {
+        Cut {
+            depth: self.depth || other.depth,
+            singles: self.singles || other.singles,
+        }
+    }
+}
+
 /// A position shown not to be a win within `depth` attacker turns of which at most
-/// `singles` are single threats.
+/// `singles` are single threats. `EXHAUSTED` in either field: the search never met that
+/// limit, so no deeper search (or more single threats) can do better.
 #[derive(Clone, Copy, Default)]
 struct Failed {
     key: u64,
@@ -113,6 +134,8 @@ pub struct Solver {
     longest: u8,
     /// The last winning turn found with each number of attacker turns left.
     killers: [Option<Turn>; KILLER_SLOTS],
+    /// The limits the failures searched since it was last reset met.
+    cut: Cut,
 }
 
 /// Killer slots: one per attacker turn left, beyond any depth asked for.
@@ -136,6 +159,7 @@ impl Solver {
             last_proof: Proof::default(),
             longest: 0,
             killers: [None; KILLER_SLOTS],
+            cut: Cut::default(),
         }
     }
 
@@ -176,9 +200,10 @@ impl Solver {
         // need at most one or two. Deepening over the single threats allowed (none: double
         // threats only, then one, two, ...) finds them at a fraction of the cost of
         // allowing any number at once.
+        // A level whose failures never left a single threat out is final.
         for singles in 0..=limits.singles {
             match self.deepen(&mut b, attacker, limits.depth, singles) {
-                Verdict::NoWin => {}
+                Verdict::NoWin if self.cut.singles => {}
                 found => return found,
             }
         }
@@ -188,8 +213,10 @@ impl Solver {
     fn deepen(&mut self, b: &mut Stones, attacker: Color, max_depth: u8, singles: u8) -> Verdict {
         // Deepening: short sequences are cheap and common; a fixed deep search would wander
         // down long hopeless lines first. Failures cached at one depth answer the next only
-        // where they were searched as deep.
+        // where they were searched as deep. An iteration whose lines all ended before its
+        // depth is final: a deeper one would search the same tree.
         for depth in 1..=max_depth {
+            self.cut = Cut::default();
             if let Some(proof) = self.attack(b, attacker, depth, singles)
                 && let Some(turn) = proof.turn
             {
@@ -199,6 +226,9 @@ impl Solver {
             }
             if self.aborted {
                 return Verdict::Unknown;
+            }
+            if !self.cut.depth {
+                break;
             }
         }
         Verdict::NoWin
@@ -238,7 +268,14 @@ impl Solver {
         if let Some(w) = windows_in(board.threat_windows(attacker)).next() {
             return Some(six_now(board, w));
         }
-        if depth == 0 || board.has_six(attacker.other()) || self.out_of_budget() {
+        if board.has_six(attacker.other()) {
+            return None;
+        }
+        if depth == 0 {
+            self.cut.depth = true;
+            return None;
+        }
+        if self.out_of_budget() {
             return None;
         }
         self.nodes += 1;
@@ -246,12 +283,39 @@ impl Solver {
         let key = self.key(board, attacker);
         let failed = self.failed[self.failed_slot(key)];
         if failed.key == key && failed.depth >= depth && failed.singles >= singles {
+            self.cut.depth |= failed.depth != EXHAUSTED;
+            self.cut.singles |= failed.singles != EXHAUSTED;
             return None;
         }
         let proved = self.proved[self.proved_slot(key)];
         if proved.key == key && proved.proof.length <= depth {
             return Some(proved.proof);
         }
+        // This node's own cuts, so that its failure is cached as final when it met none.
+        let outer = std::mem::take(&mut self.cut);
+        let found = self.attack_node(board, attacker, depth, singles, key);
+        let here = self.cut;
+        self.cut = outer.join(here);
+        if found.is_none() && !self.aborted {
+            let slot = self.failed_slot(key);
+            self.failed[slot] = Failed {
+                key,
+                depth: if here.depth { depth } else { EXHAUSTED },
+                singles: if here.singles { singles } else { EXHAUSTED },
+            };
+        }
+        found
+    }
+
+    /// `attack` past the caches: the attacker's turns at the node `key`.
+    fn attack_node(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        depth: u8,
+        singles: u8,
+        key: u64,
+    ) -> Option<Proof> {
         // The turn that last won with as many turns left is tried before generating the
         // rest: after a defender's other answer, or another free stone, the same turn
         // usually still wins, and then the generator's work is saved.
@@ -259,6 +323,11 @@ impl Solver {
         // With one turn left only an unstoppable turn (three or more threats) wins: the
         // others need not be played out.
         let last_turn = depth == 1;
+        if last_turn {
+            self.cut.depth = true;
+        } else if !single_threats {
+            self.cut.singles = true;
+        }
         let killer = self.killers[killer_slot(depth)]
             .and_then(|t| as_attack(board, attacker, t, single_threats))
             .filter(|k| !last_turn || k.threats >= 3);
@@ -285,14 +354,6 @@ impl Solver {
             if self.aborted {
                 return None;
             }
-        }
-        if !self.aborted {
-            let slot = self.failed_slot(key);
-            self.failed[slot] = Failed {
-                key,
-                depth,
-                singles,
-            };
         }
         None
     }

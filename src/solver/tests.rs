@@ -54,3 +54,22 @@ fn proofs_are_cached_between_calls() {
     assert!(solver.nodes() <= cold, "{} > {cold}", solver.nodes());
     assert!(solver.nodes() <= 1);
 }
+
+#[test]
+fn a_failure_no_limit_met_is_final() {
+    // Black's lone pair has no forcing turn at all: every search fails before reaching its
+    // depth or leaving a single threat out, so it is settled in a few nodes however deep
+    // it was asked to look, and the cached failure answers any later question.
+    let b = play_all(&["JJ", "AACB", "JKSS"]);
+    let mut solver = Solver::new(1024);
+    assert_eq!(
+        solver.solve(&b, SolveLimits::new(20, 100_000, None)),
+        Verdict::NoWin
+    );
+    assert!(solver.nodes() <= 4, "{} nodes", solver.nodes());
+    assert_eq!(
+        solver.solve(&b, SolveLimits::new(40, 100_000, None)),
+        Verdict::NoWin
+    );
+    assert!(solver.nodes() <= 1, "{} nodes", solver.nodes());
+}
