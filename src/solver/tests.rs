@@ -57,9 +57,11 @@ fn proofs_are_cached_between_calls() {
 
 #[test]
 fn a_failure_no_limit_met_is_final() {
-    // Black's lone pair has no forcing turn at all: every search fails before reaching its
-    // depth or leaving a single threat out, so it is settled in a few nodes however deep
-    // it was asked to look, and the cached failure answers any later question.
+    // White, to move, has two stones in a corner on no common line: no turn of two stones
+    // makes a threat, so every search fails before reaching its depth or leaving a single
+    // threat out. It is settled in a few nodes however deep it was asked to look (the old
+    // deepening spent a node a depth at each number of single threats), and the cached
+    // failure answers any later question.
     let b = play_all(&["JJ", "AACB", "JKSS"]);
     let mut solver = Solver::new(1024);
     assert_eq!(
