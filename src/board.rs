@@ -5,7 +5,7 @@
 pub use crate::stones::{Color, RuleError, Stones, THREAT_STONES, WindowSet, windows_in};
 
 use crate::coord::{CELLS, Cell, Turn};
-use crate::geometry::{GEOMETRY, REACH};
+use crate::geometry::{GEOMETRY, REACH, line_offset, slot, slot_steps};
 use crate::patterns::{KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
 use once_cell::sync::Lazy;
 use std::ops::Deref;
@@ -66,6 +66,17 @@ impl Deref for Board {
     fn deref(&self) -> &Stones {
         &self.stones
     }
+}
+
+/// Debug builds: true once in 64 calls on this thread, for cross-checks too costly to run
+/// on every move.
+#[cfg(debug_assertions)]
+pub fn debug_sample() -> bool {
+    thread_local!(static CALLS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+    CALLS.with(|c| {
+        c.set(c.get().wrapping_add(1));
+        c.get().is_multiple_of(64)
+    })
 }
 
 impl Default for Board {
@@ -208,6 +219,88 @@ impl Board {
         }
     }
 
+    /// The pattern counts of both colours (indexed by `Color::index`) were `color` to place
+    /// stones on the empty cells `a` and `b`, read without placing them: the search's leaves
+    /// need only these, and placing and removing the two stones costs about twice as much.
+    pub fn pattern_counts_after(
+        &self,
+        a: Cell,
+        b: Cell,
+        color: Color,
+    ) -> [[u16; PATTERN_COUNT]; 2] {
+        let g = &*GEOMETRY;
+        let table: &[Pattern; KEYS] = &PATTERNS;
+        let me = color.index();
+        let mut counts = self.pattern_counts;
+        let shared = line_offset(a, b);
+        for d in 0..4 {
+            // Steps from `a` to `b` when they share this line.
+            let apart = shared.and_then(|(line, k)| (line == d).then_some(k));
+            // The new stones' own patterns, each with the other in its key.
+            let mut key_a = self.keys[a.index()][d][me];
+            let mut key_b = self.keys[b.index()][d][me];
+            if let Some(k) = apart
+                && k.unsigned_abs() as usize <= REACH
+            {
+                key_a += OWN_DIGIT[slot(k)];
+                key_b += OWN_DIGIT[slot(-k)];
+            }
+            counts[me][table[key_a as usize] as usize] += 1;
+            counts[me][table[key_b as usize] as usize] += 1;
+            // The stones already on the line, as the new stones change their keys. A stone
+            // within reach of both (they may be up to twice the reach apart) is seen from
+            // `a`, with `b`'s digit added there.
+            for (s, n) in g.line_neighbours[a.index()][d].iter().enumerate() {
+                let Some(n) = *n else { continue };
+                let Some(occupant) = self.get(n) else {
+                    continue;
+                };
+                let side = occupant.index();
+                let digits = if side == me { &OWN_DIGIT } else { &BLOCK_DIGIT };
+                let steps = slot_steps(s);
+                let mut key = self.keys[n.index()][d][side] + digits[2 * REACH - 1 - s];
+                if let Some(k) = apart
+                    && (k - steps).unsigned_abs() as usize <= REACH
+                {
+                    key += digits[slot(k - steps)];
+                }
+                Self::shift_count(
+                    &mut counts[side],
+                    self.stone_patterns[n.index()][d],
+                    table[key as usize],
+                );
+            }
+            for (s, n) in g.line_neighbours[b.index()][d].iter().enumerate() {
+                let Some(n) = *n else { continue };
+                let Some(occupant) = self.get(n) else {
+                    continue;
+                };
+                if apart.is_some_and(|k| (k + slot_steps(s)).unsigned_abs() as usize <= REACH) {
+                    continue;
+                }
+                let side = occupant.index();
+                let digits = if side == me { &OWN_DIGIT } else { &BLOCK_DIGIT };
+                let key = self.keys[n.index()][d][side] + digits[2 * REACH - 1 - s];
+                Self::shift_count(
+                    &mut counts[side],
+                    self.stone_patterns[n.index()][d],
+                    table[key as usize],
+                );
+            }
+        }
+        counts
+    }
+
+    /// Moves one (stone, direction) from pattern `old` to pattern `new` in `counts`.
+    #[inline]
+    fn shift_count(counts: &mut [u16; PATTERN_COUNT], old: u8, new: Pattern) {
+        let new = new as usize;
+        if old as usize != new {
+            counts[old as usize] -= 1;
+            counts[new] += 1;
+        }
+    }
+
     fn update_nearby(&mut self, c: Cell, delta: i8) {
         for dr in -NEAR..=NEAR {
             for dc in -NEAR..=NEAR {
@@ -241,12 +334,7 @@ impl Board {
     #[cfg(debug_assertions)]
     fn check_incremental(&self) {
         // A full recount costs far more than a move; sample it so debug searches stay usable.
-        thread_local!(static CALLS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
-        let n = CALLS.with(|c| {
-            c.set(c.get().wrapping_add(1));
-            c.get()
-        });
-        if !n.is_multiple_of(64) {
+        if !debug_sample() {
             return;
         }
         let fresh = self.recount();
@@ -291,6 +379,69 @@ mod tests {
 
     fn cell(s: &str) -> Cell {
         parse_cell(s).unwrap()
+    }
+
+    /// Random dense boards near an edge, and two stones of either colour on random empty
+    /// cells (often on one line, often in each other's reach).
+    #[test]
+    fn counts_after_a_turn_match_the_placed_turn() {
+        let mut x: u64 = 7;
+        let mut rand = move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let mut checked = 0;
+        for round in 0..3000 {
+            let mut b = Board::new();
+            let (left, top) = (rand(12), rand(12));
+            for i in 0..rand(40) {
+                let c = Cell::new(left + rand(8), top + rand(8)).unwrap();
+                if b.is_empty(c) {
+                    b.place(
+                        c,
+                        if i % 2 == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        },
+                    );
+                }
+            }
+            let a = Cell::new(left + rand(8), top + rand(8)).unwrap();
+            let c = Cell::new(left + rand(8), top + rand(8)).unwrap();
+            let color = if round % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if a == c || !b.is_empty(a) || !b.is_empty(c) || b.has_threat_window(color) {
+                continue;
+            }
+            let counts = b.pattern_counts_after(a, c, color);
+            let pure = b.pure_windows_after(a, c, color);
+            let mut placed = b.clone();
+            placed.place(a, color);
+            placed.place(c, color);
+            for side in [Color::Black, Color::White] {
+                assert_eq!(
+                    counts[side.index()],
+                    *placed.pattern_counts(side),
+                    "{a} {c}"
+                );
+            }
+            if placed.has_threat_window(color) {
+                assert_eq!(pure, None, "{a} {c}");
+            } else {
+                let pure = pure.expect("a quiet turn");
+                for side in [Color::Black, Color::White] {
+                    assert_eq!(pure[side.index()], *placed.pure_windows(side), "{a} {c}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! each side holds alone.
 
 use crate::board::{Board, Color};
+use crate::coord::Cell;
 use crate::geometry::WINDOW;
+use crate::patterns::PATTERN_COUNT;
 use crate::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 
 /// Scores beyond this are wins or losses found by search, not evaluations.
@@ -11,13 +13,40 @@ pub const WIN_BOUND: i32 = WIN - 1000;
 
 /// Evaluation of a quiet position for `me`, the side to move.
 pub fn evaluate(board: &Board, me: Color) -> i32 {
-    let mine = board.pattern_counts(me);
-    let theirs = board.pattern_counts(me.other());
-    let mut score = 0;
-    for p in 0..mine.len() {
-        score += TO_MOVE_PATTERN[p] * mine[p] as i32 - WAITING_PATTERN[p] * theirs[p] as i32;
+    let them = me.other();
+    pattern_term(board.pattern_counts(me), board.pattern_counts(them))
+        + window_term(board.pure_windows(me), board.pure_windows(them))
+}
+
+/// `evaluate` for the side to move after `color` places stones on the empty cells `a` and
+/// `b` (the whole turn), read without placing them; `None` when the turn makes a threat
+/// window or a six for `color`, and the position after it is not quiet.
+pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i32> {
+    let pure = board.pure_windows_after(a, b, color)?;
+    let counts = board.pattern_counts_after(a, b, color);
+    let (mover, waiting) = (color.other().index(), color.index());
+    let score =
+        pattern_term(&counts[mover], &counts[waiting]) + window_term(&pure[mover], &pure[waiting]);
+    #[cfg(debug_assertions)]
+    if crate::board::debug_sample() {
+        let mut placed = board.clone();
+        placed.place(a, color);
+        placed.place(b, color);
+        assert_eq!(
+            score,
+            evaluate(&placed, color.other()),
+            "{a} {b} after {color}"
+        );
     }
-    score + window_term(board.pure_windows(me), board.pure_windows(me.other()))
+    Some(score)
+}
+
+/// The patterns' part of the evaluation, from the pattern counts of the side to move and of
+/// the waiting side.
+fn pattern_term(mine: &[u16; PATTERN_COUNT], theirs: &[u16; PATTERN_COUNT]) -> i32 {
+    (0..PATTERN_COUNT)
+        .map(|p| TO_MOVE_PATTERN[p] * mine[p] as i32 - WAITING_PATTERN[p] * theirs[p] as i32)
+        .sum()
 }
 
 /// The windows' part of the evaluation, from the pure-window counts (`Stones::pure_windows`)

@@ -105,6 +105,34 @@ fn build() -> Box<Geometry> {
     })
 }
 
+/// The signed steps of a neighbour's slot along a line (the inverse of `slot`).
+pub const fn slot_steps(s: usize) -> i32 {
+    if s < REACH {
+        s as i32 - REACH as i32
+    } else {
+        s as i32 - REACH as i32 + 1
+    }
+}
+
+/// The direction `d` and the signed steps `k` with `b` = `a` + `k` steps along `DIRS[d]`,
+/// when `b` lies on one of `a`'s lines (`b` != `a`).
+pub fn line_offset(a: Cell, b: Cell) -> Option<(usize, i32)> {
+    let dc = b.col() as i32 - a.col() as i32;
+    let dr = b.row() as i32 - a.row() as i32;
+    let (d, k) = if dr == 0 {
+        (0, dc)
+    } else if dc == 0 {
+        (1, dr)
+    } else if dc == dr {
+        (2, dc)
+    } else if dc == -dr {
+        (3, dc)
+    } else {
+        return None;
+    };
+    (k != 0).then_some((d, k))
+}
+
 impl Geometry {
     pub fn windows_of(&self, c: Cell) -> &[u16] {
         &self.cell_windows[c.index()][..self.cell_window_count[c.index()] as usize]
@@ -120,6 +148,26 @@ impl Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_offsets_name_the_neighbour_slots() {
+        let g = &*GEOMETRY;
+        for a in Cell::all() {
+            for b in Cell::all() {
+                let found = (0..4).find_map(|d| {
+                    let s = g.line_neighbours[a.index()][d]
+                        .iter()
+                        .position(|&n| n == Some(b))?;
+                    Some((d, slot_steps(s)))
+                });
+                let near = line_offset(a, b).filter(|(_, k)| k.unsigned_abs() as usize <= REACH);
+                assert_eq!(near, found, "{a} {b}");
+                if let Some((_, k)) = found {
+                    assert_eq!(slot_steps(slot(k)), k);
+                }
+            }
+        }
+    }
 
     #[test]
     fn window_counts() {

@@ -1,10 +1,11 @@
 //! Negamax alpha-beta over candidate pairs: iterative deepening, principal variation search,
 //! a transposition table, killer turns, and extensions where the side to move must block.
 
-use crate::board::Board;
-use crate::coord::Turn;
+use crate::board::{Board, Color, windows_in};
+use crate::coord::{CELLS, Turn};
 use crate::defence::{self, Guard, Verified};
-use crate::eval::{WIN, WIN_BOUND, evaluate};
+use crate::eval::{WIN, WIN_BOUND, evaluate, evaluate_after};
+use crate::geometry::GEOMETRY;
 use crate::pairs::{Pairs, Situation, any_legal_turn, generate};
 use crate::solver::{SolveLimits, Solver, Verdict};
 mod smp;
@@ -574,6 +575,9 @@ impl Searcher {
             }
         }
         let original_alpha = alpha;
+        // One turn from the horizon, a turn that makes no threat and leaves the opponent
+        // none leads to a leaf that is only evaluated.
+        let frontier = depth == 1;
         let mut best = -WIN - 1;
         let mut best_turn = None;
         // The table's turn is tried before generating the rest: a cutoff from it saves the
@@ -610,10 +614,21 @@ impl Searcher {
                 }
             }
             let turn = moves[i].1;
-            board.place_turn(&turn, me);
-            let score = if i == 0 {
+            let leaf = if frontier {
+                quiet_leaf(board, &turn, me, forced)
+            } else {
+                None
+            };
+            let score = if let Some(value) = leaf {
+                // Read without placing the turn, but counted as the searches the turn would
+                // have had: a second, full-window one after a null-window value inside it.
+                self.count_leaf(i > 0 && value > alpha && value < beta);
+                value
+            } else if i == 0 {
+                board.place_turn(&turn, me);
                 -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
             } else {
+                board.place_turn(&turn, me);
                 // A late, quiet turn is first searched shallower: the generator's order puts
                 // the turns that matter early, and one that still beats alpha is searched
                 // again at full depth. Turns that threaten (the reply is forced) are not
@@ -637,7 +652,9 @@ impl Searcher {
                 }
                 s
             };
-            board.remove_turn(&turn);
+            if leaf.is_none() {
+                board.remove_turn(&turn);
+            }
             if self.stopped {
                 return 0;
             }
@@ -671,6 +688,16 @@ impl Searcher {
         best
     }
 
+    /// Counts the node (or, `twice`, the two nodes) a leaf read without placing its turn
+    /// would have been, with the clock readings they would have made.
+    fn count_leaf(&mut self, twice: bool) {
+        self.nodes += 1;
+        if !self.out_of_time() && twice {
+            self.nodes += 1;
+            self.out_of_time();
+        }
+    }
+
     /// This ply's killers first among the turns from `from` on, then the generator's order.
     fn order(&self, moves: &mut Pairs, from: usize, ply: usize) {
         let mut front = from;
@@ -691,10 +718,29 @@ impl Searcher {
     }
 }
 
+/// The score for the side to move of `turn` when it leads to a quiet leaf: it makes no
+/// threat, and it blocks every threat of the opponent's (`forced`: there are some). The
+/// leaf's evaluation is read without placing the turn. `None` for other turns.
+fn quiet_leaf(board: &Board, turn: &Turn, me: Color, forced: bool) -> Option<i32> {
+    let mut cells = turn.cells();
+    let (a, b) = (cells.next()?, cells.next()?);
+    // A board filled by the turn is a draw, not an evaluation.
+    if board.stone_total() + 2 >= CELLS {
+        return None;
+    }
+    if forced {
+        let cells = &GEOMETRY.window_cells;
+        let blocked = |w: usize| cells[w].contains(&a) || cells[w].contains(&b);
+        if !windows_in(board.threat_windows(me.other())).all(blocked) {
+            return None;
+        }
+    }
+    evaluate_after(board, a, b, me).map(|v| -v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Color;
     fn play_all(moves: &[&str]) -> Board {
         Board::from_turns(&moves.join(" ")).unwrap()
     }

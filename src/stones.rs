@@ -4,7 +4,7 @@
 //! cheaply; `Board` adds the line patterns on top. It knows nothing of search or I/O.
 
 use crate::coord::{CELLS, Cell, Turn};
-use crate::geometry::{GEOMETRY, WINDOW, WINDOWS};
+use crate::geometry::{GEOMETRY, WINDOW, WINDOWS, line_offset};
 use once_cell::sync::Lazy;
 use std::fmt;
 
@@ -290,6 +290,69 @@ impl Stones {
         self.cells[c.index()] = EMPTY;
         self.hash ^= ZOBRIST[me][c.index()];
         self.counts[me] -= 1;
+    }
+
+    /// The pure-window counts of both colours (indexed by `Color::index`) were `color` to
+    /// place stones on the empty cells `a` and `b`, read without placing them; `None` when
+    /// the stones would give `color` a threat window or a six, a position that is no longer
+    /// quiet. `color` must hold no threat window before.
+    pub fn pure_windows_after(
+        &self,
+        a: Cell,
+        b: Cell,
+        color: Color,
+    ) -> Option<[[u16; WINDOW + 1]; 2]> {
+        let g = &*GEOMETRY;
+        let me = color.index();
+        let them = 1 - me;
+        let mut pure = self.pure_windows;
+        let mut add = |w: u16, stones: u8| {
+            let [mine, theirs] = self.window_stones[w as usize];
+            let [mine, theirs] = if me == 0 {
+                [mine, theirs]
+            } else {
+                [theirs, mine]
+            };
+            if theirs == 0 {
+                let now = mine + stones;
+                if now >= THREAT_STONES {
+                    return false;
+                }
+                pure[me][mine as usize] -= (mine > 0) as u16;
+                pure[me][now as usize] += 1;
+            } else if mine == 0 {
+                pure[them][theirs as usize] -= 1;
+            }
+            true
+        };
+        // Only the windows of the line `a` and `b` share can hold both.
+        let shared = line_offset(a, b).map(|(d, _)| d);
+        for d in 0..4 {
+            if shared == Some(d) {
+                for &w in g.line_windows_of(a, d) {
+                    let both = g.window_cells[w as usize].contains(&b);
+                    if !add(w, 1 + both as u8) {
+                        return None;
+                    }
+                }
+                for &w in g.line_windows_of(b, d) {
+                    if !g.window_cells[w as usize].contains(&a) && !add(w, 1) {
+                        return None;
+                    }
+                }
+            } else {
+                for &w in g
+                    .line_windows_of(a, d)
+                    .iter()
+                    .chain(g.line_windows_of(b, d))
+                {
+                    if !add(w, 1) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(pure)
     }
 
     fn update_windows(&mut self, c: Cell, color: Color, add: bool) {

@@ -101,6 +101,11 @@ pub const FREE_STONES_WITH_BLOCK: usize = 10;
 /// variation, ends when its static score beats beta by 150 a turn left), 392,783 nodes,
 /// -5.0 [-36.6, +26.6]; with it, the second reduction from the ninth turn on, 375,663 nodes,
 /// -25.0 [-62.8, +12.8].
+/// Not kept either (session 13): a null move (the side to move passes; a quiet node off the
+/// principal variation, three or more turns from the horizon, whose static score beats beta
+/// ends when the opponent's two turns in a row, searched one or two turns shallower, still
+/// leave it at beta). In `bench --depth 6` it was tried 1,092 times and never cut: a turn
+/// is worth so much in Connect6 that the opponent's extra one always falls below beta.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_LATE_TURN: usize = 4;
 pub const LMR_REDUCTION: i32 = 1;
