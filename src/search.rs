@@ -586,6 +586,7 @@ impl Searcher {
         let mut moves = Pairs::new();
         moves.extend(tt_turn.map(|t| (0, t)));
         let mut generated = false;
+        let mut best_quiet = None;
         let mut i = 0;
         loop {
             if i == moves.len() {
@@ -609,20 +610,37 @@ impl Searcher {
                     moves.insert(0, done);
                 }
                 self.order(&mut moves, i, ply);
+                if frontier {
+                    // Every quiet leaf is read at once, cheaply, and only the best stays, first:
+                    // it may cut off before any turn that threatens is searched.
+                    best_quiet = self.best_quiet_leaf(board, &mut moves, i, me, forced);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if let Some(pair) = best_quiet {
+                        moves.insert(i, pair);
+                    }
+                }
                 if i == moves.len() {
                     break;
                 }
             }
             let turn = moves[i].1;
-            let leaf = if frontier {
-                quiet_leaf(board, &turn, me, forced)
-            } else {
+            let leaf = if !frontier {
                 None
+            } else if generated {
+                // The best quiet leaf, already counted; other generated turns threaten.
+                best_quiet
+                    .filter(|&(_, t)| t == turn)
+                    .map(|(value, _)| value)
+            } else {
+                let value = quiet_leaf(board, &turn, me, forced);
+                if value.is_some() {
+                    self.count_leaf();
+                }
+                value
             };
             let score = if let Some(value) = leaf {
-                // Read without placing the turn, but counted as the searches the turn would
-                // have had: a second, full-window one after a null-window value inside it.
-                self.count_leaf(i > 0 && value > alpha && value < beta);
                 value
             } else if i == 0 {
                 board.place_turn(&turn, me);
@@ -688,14 +706,39 @@ impl Searcher {
         best
     }
 
-    /// Counts the node (or, `twice`, the two nodes) a leaf read without placing its turn
-    /// would have been, with the clock readings they would have made.
-    fn count_leaf(&mut self, twice: bool) {
+    /// Counts a leaf read without placing its turn as a node, with the clock reading a
+    /// search of it would have made.
+    fn count_leaf(&mut self) {
         self.nodes += 1;
-        if !self.out_of_time() && twice {
-            self.nodes += 1;
-            self.out_of_time();
+        self.out_of_time();
+    }
+
+    /// One turn from the horizon: reads every turn from `from` on that leads to a quiet
+    /// leaf, drops them from `moves` and returns the best (its value in the score slot; the
+    /// first of equals). The others cannot score more, and need no search.
+    fn best_quiet_leaf(
+        &mut self,
+        board: &Board,
+        moves: &mut Pairs,
+        from: usize,
+        me: Color,
+        forced: bool,
+    ) -> Option<(i32, Turn)> {
+        let mut best: Option<(i32, Turn)> = None;
+        let mut j = from;
+        while j < moves.len() {
+            let turn = moves[j].1;
+            let Some(value) = quiet_leaf(board, &turn, me, forced) else {
+                j += 1;
+                continue;
+            };
+            self.count_leaf();
+            if best.is_none_or(|(b, _)| value > b) {
+                best = Some((value, turn));
+            }
+            moves.remove(j);
         }
+        best
     }
 
     /// This ply's killers first among the turns from `from` on, then the generator's order.
