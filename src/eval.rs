@@ -1,7 +1,7 @@
 //! Static evaluation for the side to move: line-pattern counts, and the six-cell windows
 //! each side holds alone.
 
-use crate::board::{Board, Color};
+use crate::board::{Board, Color, THREAT_STONES};
 use crate::coord::Cell;
 use crate::geometry::WINDOW;
 use crate::patterns::PATTERN_COUNT;
@@ -20,13 +20,14 @@ pub fn evaluate(board: &Board, me: Color) -> i32 {
 
 /// `evaluate` for the side to move after `color` places stones on the empty cells `a` and
 /// `b` (the whole turn), read without placing them; `None` when the turn makes a threat
-/// window or a six for `color`, and the position after it is not quiet.
+/// window or a six for `color`, and the position after it is not quiet. `color` must hold
+/// no threat window before.
 pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i32> {
-    let pure = board.pure_windows_after(a, b, color)?;
+    let (mover, waiting) = (color.other(), color);
+    let windows = window_term(board.pure_windows(mover), board.pure_windows(waiting))
+        + board.sum_windows_after(a, b, color, window_change)?;
     let counts = board.pattern_counts_after(a, b, color);
-    let (mover, waiting) = (color.other().index(), color.index());
-    let score =
-        pattern_term(&counts[mover], &counts[waiting]) + window_term(&pure[mover], &pure[waiting]);
+    let score = pattern_term(&counts[mover.index()], &counts[waiting.index()]) + windows;
     #[cfg(debug_assertions)]
     if crate::board::debug_sample() {
         let mut placed = board.clone();
@@ -39,6 +40,26 @@ pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i
         );
     }
     Some(score)
+}
+
+/// What `added` stones of the waiting side in a window holding `mine` of its own and
+/// `theirs` of the side to move's change in `window_term`; `None` when they make the
+/// window a threat.
+#[inline]
+fn window_change(mine: u8, theirs: u8, added: u8) -> Option<i32> {
+    let (mine, theirs) = (mine as usize, theirs as usize);
+    if theirs == 0 {
+        let now = mine + added as usize;
+        if now >= THREAT_STONES as usize {
+            return None;
+        }
+        Some(WAITING_WINDOW[mine] - WAITING_WINDOW[now])
+    } else if mine == 0 {
+        // The mover's window is spoilt.
+        Some(-TO_MOVE_WINDOW[theirs])
+    } else {
+        Some(0)
+    }
 }
 
 /// The patterns' part of the evaluation, from the pattern counts of the side to move and of

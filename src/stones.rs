@@ -292,38 +292,25 @@ impl Stones {
         self.counts[me] -= 1;
     }
 
-    /// The pure-window counts of both colours (indexed by `Color::index`) were `color` to
-    /// place stones on the empty cells `a` and `b`, read without placing them; `None` when
-    /// the stones would give `color` a threat window or a six, a position that is no longer
-    /// quiet. `color` must hold no threat window before.
-    pub fn pure_windows_after(
+    /// Sums `change(mine, theirs, added)` over the windows that stones of `color` on the
+    /// empty cells `a` and `b` would change, read without placing them: `mine` and `theirs`
+    /// are the window's stones of `color` and of the other colour now, `added` the new stones
+    /// it would hold (1 or 2). `None` as soon as `change` gives `None`.
+    #[inline]
+    pub fn sum_windows_after(
         &self,
         a: Cell,
         b: Cell,
         color: Color,
-    ) -> Option<[[u16; WINDOW + 1]; 2]> {
+        mut change: impl FnMut(u8, u8, u8) -> Option<i32>,
+    ) -> Option<i32> {
         let g = &*GEOMETRY;
         let me = color.index();
-        let them = 1 - me;
-        let mut pure = self.pure_windows;
-        let mut add = |w: u16, stones: u8| {
-            let [mine, theirs] = self.window_stones[w as usize];
-            let [mine, theirs] = if me == 0 {
-                [mine, theirs]
-            } else {
-                [theirs, mine]
-            };
-            if theirs == 0 {
-                let now = mine + stones;
-                if now >= THREAT_STONES {
-                    return false;
-                }
-                pure[me][mine as usize] -= (mine > 0) as u16;
-                pure[me][now as usize] += 1;
-            } else if mine == 0 {
-                pure[them][theirs as usize] -= 1;
-            }
-            true
+        let mut sum = 0;
+        let mut add = |w: u16, added: u8| {
+            let stones = self.window_stones[w as usize];
+            sum += change(stones[me], stones[1 - me], added)?;
+            Some(())
         };
         // Only the windows of the line `a` and `b` share can hold both.
         let shared = line_offset(a, b).map(|(d, _)| d);
@@ -331,28 +318,23 @@ impl Stones {
             if shared == Some(d) {
                 for &w in g.line_windows_of(a, d) {
                     let both = g.window_cells[w as usize].contains(&b);
-                    if !add(w, 1 + both as u8) {
-                        return None;
-                    }
+                    add(w, 1 + both as u8)?;
                 }
                 for &w in g.line_windows_of(b, d) {
-                    if !g.window_cells[w as usize].contains(&a) && !add(w, 1) {
-                        return None;
+                    if !g.window_cells[w as usize].contains(&a) {
+                        add(w, 1)?;
                     }
                 }
             } else {
-                for &w in g
-                    .line_windows_of(a, d)
-                    .iter()
-                    .chain(g.line_windows_of(b, d))
-                {
-                    if !add(w, 1) {
-                        return None;
-                    }
+                for &w in g.line_windows_of(a, d) {
+                    add(w, 1)?;
+                }
+                for &w in g.line_windows_of(b, d) {
+                    add(w, 1)?;
                 }
             }
         }
-        Some(pure)
+        Some(sum)
     }
 
     fn update_windows(&mut self, c: Cell, color: Color, add: bool) {
