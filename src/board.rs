@@ -415,13 +415,7 @@ mod tests {
     /// cells (often on one line, often in each other's reach).
     #[test]
     fn counts_and_score_after_a_turn_match_the_placed_turn() {
-        let mut x: u64 = 7;
-        let mut rand = move |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
+        let mut rand = crate::coord::xorshift(7);
         let mut checked = 0;
         for round in 0..3000 {
             let mut b = Board::new();

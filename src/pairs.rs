@@ -10,7 +10,7 @@
 
 use crate::board::{Board, Color};
 use crate::coord::{CELLS, Cell, Turn};
-use crate::geometry::{GEOMETRY, REACH, WINDOW, slot};
+use crate::geometry::{GEOMETRY, REACH, WINDOW, line_offset, slot};
 use crate::patterns::{KEYS, PATTERN_COUNT, POW3, open_windows_by_stones, pattern};
 use crate::threats::{blocks, winning_cells};
 use crate::tunables::{
@@ -111,20 +111,8 @@ fn cell_score_in(worth: &KeyWorth, board: &Board, c: Cell, me: Color) -> i32 {
 
 /// Direction and slot under which `a` appears in `b`'s pattern keys, if it does.
 fn alignment(b: Cell, a: Cell) -> Option<(usize, usize)> {
-    let dc = a.col() as i32 - b.col() as i32;
-    let dr = a.row() as i32 - b.row() as i32;
-    let (d, k) = if dr == 0 {
-        (0, dc)
-    } else if dc == 0 {
-        (1, dr)
-    } else if dc == dr {
-        (2, dc)
-    } else if dc == -dr {
-        (3, dc)
-    } else {
-        return None;
-    };
-    (k != 0 && k.unsigned_abs() as usize <= REACH).then(|| (d, slot(k)))
+    let (d, k) = line_offset(b, a)?;
+    (k.unsigned_abs() as usize <= REACH).then(|| (d, slot(k)))
 }
 
 /// `cell_score` of `b` once a stone of `me` stands on `a`: only their common line changes,

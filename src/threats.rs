@@ -243,13 +243,7 @@ mod brute_force {
 
     #[test]
     fn blocks_match_brute_force_on_random_boards() {
-        let mut x: u64 = 99;
-        let mut rand = move |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
+        let mut rand = crate::coord::xorshift(99);
         let mut checked = 0;
         for _ in 0..400 {
             let mut b = Board::new();

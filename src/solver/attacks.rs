@@ -559,17 +559,8 @@ mod tests {
 #[cfg(test)]
 mod brute_force {
     use super::*;
+    use crate::coord::xorshift;
     use crate::threats::threat_count;
-
-    fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
-        let mut x = seed;
-        move |n| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        }
-    }
 
     /// Random boards dense with black stones in a small square, black to move, with no
     /// threat window for black (it would simply win) and no six.
