@@ -33,11 +33,7 @@ pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i
         let mut placed = board.clone();
         placed.place(a, color);
         placed.place(b, color);
-        assert_eq!(
-            score,
-            evaluate(&placed, color.other()),
-            "{a} {b} after {color}"
-        );
+        assert_eq!(score, evaluate(&placed, mover), "{a} {b} after {color}");
     }
     Some(score)
 }
@@ -53,7 +49,10 @@ fn window_change(mine: u8, theirs: u8, added: u8) -> Option<i32> {
         if now >= THREAT_STONES as usize {
             return None;
         }
-        Some(WAITING_WINDOW[mine] - WAITING_WINDOW[now])
+        // A window with no stone is in no pure-window count, whatever the table's first
+        // entry says.
+        let before = if mine == 0 { 0 } else { WAITING_WINDOW[mine] };
+        Some(before - WAITING_WINDOW[now])
     } else if mine == 0 {
         // The mover's window is spoilt.
         Some(-TO_MOVE_WINDOW[theirs])
