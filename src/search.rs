@@ -650,8 +650,8 @@ impl Searcher {
                 -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
             } else {
                 board.place_turn(&turn, me);
-                // A late, quiet turn is first searched shallower: the order (by evaluation
-                // wherever turns are reduced) puts the turns that matter early, and one that still beats alpha is searched
+                // A late, quiet turn is first searched shallower: the generator's order puts
+                // the turns that matter early, and one that still beats alpha is searched
                 // again at full depth. Turns that threaten (the reply is forced) are not
                 // reduced, nor any turn in a position that must block.
                 let reduce = depth >= LMR_MIN_DEPTH
@@ -744,7 +744,7 @@ impl Searcher {
         best
     }
 
-    /// This ply's killers first among the turns from `from` on, then the order they came in.
+    /// This ply's killers first among the turns from `from` on, then the generator's order.
     fn order(&self, moves: &mut Pairs, from: usize, ply: usize) {
         let mut front = from;
         for t in self.killers[ply].iter().flatten() {
@@ -780,14 +780,7 @@ fn order_by_evaluation(board: &mut Board, moves: &mut [(i32, Turn)], me: Color, 
             }
         };
     }
-    // Insertion sort: stable and allocation-free, and the lists are short.
-    for i in 1..moves.len() {
-        let mut j = i;
-        while j > 0 && moves[j - 1].0 < moves[j].0 {
-            moves.swap(j - 1, j);
-            j -= 1;
-        }
-    }
+    moves.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
 }
 
 /// The score for the side to move of `turn` when it leads to a quiet leaf: it makes no

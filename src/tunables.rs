@@ -107,20 +107,7 @@ pub const FREE_STONES_WITH_BLOCK: usize = 10;
 /// leave it at beta). In `bench --depth 6` it was tried 1,092 times and never cut: a turn
 /// is worth so much in Connect6 that the opponent's extra one always falls below beta.
 /// At nodes this many turns or more from the horizon, the generated turns are ordered by
-/// the evaluation of the position each leads to rather than by the generator's cell ranking
-/// (a turn that makes a threat is placed and evaluated; it gets no bonus). `bench --depth 7`
-/// took 3,091,622 nodes where the generator's order takes 3,370,123, at the same nodes/s.
-/// Against aa1f671 at 0.5 s, 204 games twice on the match openings: 71.1% (pairs +152.0
-/// [+107.4, +196.6]) and 68.9% (+134.3 [+87.1, +181.6]), 70.0% together, where the
-/// generator's order scored 69.4% over 408 games in session 13: no loss, and smaller trees.
-/// Not kept (session 14, `bench --depth 7` nodes against 3,091,622): from two turns on,
-/// 3,212,886 nodes and slower (each frontier parent reads 40 more evaluations); turns that
-/// threaten first, 4,669,157, or last, 3,428,480; generating 60 pairs and keeping the 40
-/// best by evaluation, 5,315,136 (4,604,690 keeping every threatening one too): the
-/// generator's cut keeps the turns that settle a node quickly. More late-move reductions
-/// (from the 4th turn and the 9th) on this order: 3,099,481 nodes, no smaller tree; on the
-/// generator's order they scored 63.5% against aa1f671 at 0.5 s over 204 games (pairs
-/// +93.6 [+47.8, +139.4]).
+/// the evaluation of the position each leads to rather than by the generator's cell ranking.
 pub const EVAL_ORDER_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_LATE_TURN: usize = 4;
