@@ -14,10 +14,10 @@ pub use crate::control::Control;
 use crate::time::{CHECKING_RESERVE, FALLING_SCORE, STABLE_ITERATIONS, STABLE_SHARE};
 use crate::tt::{Bound, Table};
 use crate::tunables::{
-    CHOSEN_TURN_THREAT_NODES, EVAL_ORDER_MIN_DEPTH, FRONTIER_PAIRS, LMR_LATE_TURN,
-    LMR_LATER_MIN_DEPTH, LMR_LATER_TURN, LMR_MIN_DEPTH, LMR_REDUCTION, MAX_FORCED_EXTENSION,
-    MAX_PAIRS, MAX_PLY, ROOT_PAIRS, ROOT_THREAT_DEPTH, ROOT_THREAT_NODES, ROOT_THREAT_TIME_SHARE,
-    SAFETY_THREAT_NODES, SAFETY_TIME_SHARE, THREAT_CACHE_ENTRIES,
+    CHOSEN_TURN_THREAT_NODES, FRONTIER_PAIRS, LMR_LATE_TURN, LMR_LATER_MIN_DEPTH, LMR_LATER_TURN,
+    LMR_MIN_DEPTH, LMR_REDUCTION, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY, ROOT_PAIRS,
+    ROOT_THREAT_DEPTH, ROOT_THREAT_NODES, ROOT_THREAT_TIME_SHARE, SAFETY_THREAT_NODES,
+    SAFETY_TIME_SHARE, THREAT_CACHE_ENTRIES,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -609,9 +609,6 @@ impl Searcher {
                     moves.retain(|(_, t)| *t != done.1);
                     moves.insert(0, done);
                 }
-                if depth >= EVAL_ORDER_MIN_DEPTH {
-                    order_by_evaluation(board, &mut moves[i..], me, forced);
-                }
                 self.order(&mut moves, i, ply);
                 if frontier {
                     // Every quiet leaf is read at once, cheaply, and only the best stays, first:
@@ -764,25 +761,6 @@ impl Searcher {
     }
 }
 
-/// Sorts `moves` by the evaluation of the position each leads to, best for `me` first (ties
-/// keep the generator's order). The generator ranks cells by the shapes a stone makes and
-/// cuts; the evaluation, fitted to game results, weighs the room a position leaves to grow
-/// threats, and it is what the leaves below are scored by.
-fn order_by_evaluation(board: &mut Board, moves: &mut [(i32, Turn)], me: Color, forced: bool) {
-    for (key, turn) in moves.iter_mut() {
-        *key = match quiet_leaf(board, turn, me, forced) {
-            Some(value) => value,
-            None => {
-                board.place_turn(turn, me);
-                let value = -evaluate(board, me.other());
-                board.remove_turn(turn);
-                value
-            }
-        };
-    }
-    moves.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-}
-
 /// The score for the side to move of `turn` when it leads to a quiet leaf: it makes no
 /// threat, and it blocks every threat of the opponent's (`forced`: there are some). The
 /// leaf's evaluation is read without placing the turn. `None` for other turns.
@@ -839,49 +817,6 @@ mod tests {
         let mut after = b.clone();
         after.play_turn(&r.best).unwrap();
         assert!(crate::threats::threat_count(&after, Color::Black) >= 3);
-    }
-
-    /// The generated turns of middle-game positions, quiet and forced, come out as the same
-    /// set, best first by the evaluation of the position each turn leads to, read by placing it.
-    #[test]
-    fn turns_are_ordered_by_the_evaluation_they_lead_to() {
-        // Stones, and whether the side to move must block a threat.
-        let positions = [
-            ("JJ KKKJ IIHH", false),
-            ("JJ HJII JHJI JLIK IHGI KMIM JKLN", true),
-            ("JJ HIIL KILJ KJIK JHIG HFMK", false),
-            // White's four in row K.
-            ("JJ KKLK AAAB MKNK", true),
-        ];
-        for (stones, must_block) in positions {
-            let mut board = Board::from_turns(stones).unwrap();
-            let me = board.side_to_move();
-            let mut moves = Pairs::new();
-            let situation = generate(&mut board, &mut moves, MAX_PAIRS);
-            let forced = situation == Situation::Forced;
-            assert_eq!(forced, must_block, "{stones}");
-            let mut ordered = moves.clone();
-            order_by_evaluation(&mut board, &mut ordered, me, forced);
-            let mut before: Vec<Turn> = moves.iter().map(|&(_, t)| t).collect();
-            let mut after: Vec<Turn> = ordered.iter().map(|&(_, t)| t).collect();
-            before.sort_by_key(|t| (t.first, t.second));
-            after.sort_by_key(|t| (t.first, t.second));
-            assert_eq!(before, after, "{stones}");
-            let values: Vec<i32> = ordered
-                .iter()
-                .map(|(_, turn)| {
-                    let mut placed = board.clone();
-                    placed.place_turn(turn, me);
-                    -evaluate(&placed, me.other())
-                })
-                .collect();
-            assert!(values.len() > 1, "{stones}");
-            assert!(
-                values.windows(2).all(|w| w[0] >= w[1]),
-                "{stones}: {values:?}"
-            );
-            assert!(ordered.iter().zip(&values).all(|(&(k, _), &v)| k == v));
-        }
     }
 
     #[test]

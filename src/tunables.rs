@@ -106,9 +106,6 @@ pub const FREE_STONES_WITH_BLOCK: usize = 10;
 /// ends when the opponent's two turns in a row, searched one or two turns shallower, still
 /// leave it at beta). In `bench --depth 6` it was tried 1,092 times and never cut: a turn
 /// is worth so much in Connect6 that the opponent's extra one always falls below beta.
-/// At nodes this many turns or more from the horizon, the generated turns are ordered by
-/// the evaluation of the position each leads to rather than by the generator's cell ranking.
-pub const EVAL_ORDER_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_LATE_TURN: usize = 4;
 pub const LMR_REDUCTION: i32 = 1;
