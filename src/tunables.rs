@@ -106,6 +106,19 @@ pub const FREE_STONES_WITH_BLOCK: usize = 10;
 /// ends when the opponent's two turns in a row, searched one or two turns shallower, still
 /// leave it at beta). In `bench --depth 6` it was tried 1,092 times and never cut: a turn
 /// is worth so much in Connect6 that the opponent's extra one always falls below beta.
+/// Not kept (session 14): ordering the turns at nodes three or more turns from the horizon
+/// by the evaluation of the position each leads to (quiet ones read without placing them).
+/// `bench --depth 7` took 3,091,622 nodes where the generator's order takes 3,370,123, at the
+/// same nodes/s. Against aa1f671 at 0.5 s, 204 games twice on the match openings: 71.1%
+/// (pairs +152.0 [+107.4, +196.6]) and 68.9% (+134.3 [+87.1, +181.6]), where the
+/// generator's order scored 69.4% over 408 games in session 13; at 2 s, 68 games on every
+/// third opening, 60.3% (+67.5 [-11.3, +146.2]) where it scored 64.7%; against the
+/// generator's order directly at 0.5 s, 45.6% over 204 games (pairs -30.0 [-71.5, +11.5]).
+/// Also not kept, on that order (`bench --depth 7` nodes against 3,091,622): from two turns
+/// on, 3,212,886; threatening turns first, 4,669,157, or last, 3,428,480; 60 pairs generated
+/// and the 40 best by evaluation kept, 5,315,136; more late-move reductions (from the 4th
+/// turn and the 9th), 3,099,481. Those reductions on the generator's order scored 63.5%
+/// against aa1f671 at 0.5 s over 204 games (pairs +93.6 [+47.8, +139.4]).
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_LATE_TURN: usize = 4;
 pub const LMR_REDUCTION: i32 = 1;
