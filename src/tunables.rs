@@ -108,8 +108,8 @@ pub const FREE_STONES_WITH_BLOCK: usize = 10;
 /// is worth so much in Connect6 that the opponent's extra one always falls below beta.
 /// Not kept (session 14): ordering the turns at nodes three or more turns from the horizon
 /// by the evaluation of the position each leads to (quiet ones read without placing them).
-/// `bench --depth 7` took 3,091,622 nodes where the generator's order takes 3,370,123, at the
-/// same nodes/s. Against aa1f671 at 0.5 s, 204 games twice on the match openings: 71.1%
+/// `bench --depth 7` took 3,091,622 nodes where the generator's order takes 3,370,123, at
+/// about the same nodes/s in runs side by side (586,564 and 569,398, a noisy machine). Against aa1f671 at 0.5 s, 204 games twice on the match openings: 71.1%
 /// (pairs +152.0 [+107.4, +196.6]) and 68.9% (+134.3 [+87.1, +181.6]), where the
 /// generator's order scored 69.4% over 408 games in session 13; at 2 s, 68 games on every
 /// third opening, 60.3% (+67.5 [-11.3, +146.2]) where it scored 64.7%; against the
