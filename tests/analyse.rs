@@ -1,20 +1,14 @@
-//! `connect6 analyse` on the 36 games in `../shared/losses/` that this engine lost to a
+//! `connect6 analyse` on the 36 games in `tests/data/losses/` that this engine lost to a
 //! stronger program, with a small search time.
 
 mod common;
 
 use connect6::board::Color;
 use connect6::tools::game::Game;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn losses_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/losses");
-    assert!(
-        dir.is_dir(),
-        "{} is missing: the lost games live in ../shared beside the clone",
-        dir.display()
-    );
-    dir
+    common::data_dir("losses")
 }
 
 fn analyse(args: &[&str]) -> (i32, String, String) {

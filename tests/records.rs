@@ -1,5 +1,7 @@
 //! The record parser against real competition records, and writer round trips.
 
+mod common;
+
 use connect6::board::Color;
 use connect6::coord::parse_cell;
 use connect6::referee::{Record, RecordResult};
@@ -46,17 +48,10 @@ fn fixtures_parse() {
 }
 
 #[test]
-fn shared_records_parse() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/records");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!(
-            "note: {} is absent; real records not checked",
-            dir.display()
-        );
-        return;
-    };
+fn competition_records_parse() {
+    let dir = common::data_dir("records");
     let mut n = 0;
-    for entry in entries.flatten() {
+    for entry in std::fs::read_dir(&dir).expect("records folder").flatten() {
         let path = entry.path();
         if path.extension().is_some_and(|e| e == "txt") {
             let rec = check_real(&path);

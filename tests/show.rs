@@ -4,16 +4,10 @@ mod common;
 
 use connect6::referee::Record;
 use connect6::tools::show::svg_for_record;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn records_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/records");
-    assert!(
-        dir.is_dir(),
-        "{} is missing: the real competition records live in ../shared beside the clone",
-        dir.display()
-    );
-    dir
+    common::data_dir("records")
 }
 
 fn records() -> Vec<(PathBuf, Record)> {
@@ -132,7 +126,7 @@ fn diagrams_of_the_competition_records() {
         } else {
             1
         };
-        // The one game decided without a six (see ../shared/records/README.md).
+        // The one game decided without a six (see tests/data/records/README.md).
         let six = !path.to_string_lossy().contains("15.15");
         check_svg(&svg, stones, last, six);
     }

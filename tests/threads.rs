@@ -1,11 +1,12 @@
 //! Lazy SMP on real games: with two search threads the engine answers every position taken
-//! from the competition records in `../shared/records` with a legal turn within its cap.
+//! from the competition records in `tests/data/records` with a legal turn within its cap.
+
+mod common;
 
 use connect6::board::Board;
 use connect6::player::{DEFAULT_MAX_DEPTH, Engine};
 use connect6::referee::Record;
 use connect6::session::Player;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Positions per record: after this share of its stones (rounded to a turn boundary).
@@ -13,11 +14,7 @@ const SHARES: [f64; 2] = [0.35, 0.7];
 
 #[test]
 fn two_threads_answer_real_positions_legally_within_the_cap() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/records");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("note: {} is absent; no real positions", dir.display());
-        return;
-    };
+    let entries = std::fs::read_dir(common::data_dir("records")).expect("records folder");
     let _ = env_logger::builder().is_test(true).try_init();
     let cap = Duration::from_millis(300);
     let born = Instant::now() - Duration::from_secs(60);

@@ -1,4 +1,4 @@
-//! Threat-space play on positions from real games (`shared/records` and `shared/losses`):
+//! Threat-space play on positions from real games (`tests/data/records` and `tests/data/losses`):
 //! the solver's wins checked against every defence by brute force (every blocking set, and
 //! after a single threat every cell for the defender's free stone), the engine converting a
 //! win against the greedy player, and the engine finding the few turns that survive an
@@ -21,7 +21,7 @@ const VCDT_WINS: [&str; 3] = [
 ];
 
 /// Positions where the side to move wins with a line that needs a single-threat turn, from
-/// `shared/losses` and `shared/records` (the bench's solver positions, described there).
+/// `tests/data/losses` and `tests/data/records` (the bench's solver positions, described there).
 const SINGLE_THREAT_WINS: [&str; 6] = connect6::bench::SOLVER_POSITIONS;
 
 /// Positions where most candidate turns let the opponent win by a threat sequence. (A

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub mod suite;
 
 /// Positions as protocol turns from the start. The middle-game ones are openings of real
-/// games from a 2025 competition (see `shared/records`).
+/// games from a 2025 competition (see `tests/data/records`).
 pub const POSITIONS: [&str; 4] = [
     "JJ KJKK",
     "JJ IJKJ JKJI JLJH IIKK HHLK LLNN MMGI",
@@ -22,8 +22,8 @@ pub const POSITIONS: [&str; 4] = [
 
 /// Positions for the threat solver alone: in each the side to move wins with a line that
 /// needs a single-threat turn (double threats alone find nothing). The first five come from
-/// the games in `shared/losses` (the reference's win, one turn after this engine's losing
-/// turn), the last from `shared/records`.
+/// the games in `tests/data/losses` (the reference's win, one turn after this engine's losing
+/// turn), the last from `tests/data/records`.
 pub const SOLVER_POSITIONS: [&str; 6] = [
     "JJ HIIL IKJK HKJM GJHJ KNIJ JILO JLHL KKLL LKII KLKM GLJN KIEL KHJO LHJQ MGKP JHMM JFNN \
      LJMK IGNL MJNJ OIOJ LMMN NOML NMLQ OMLN OLIN",
