@@ -280,10 +280,10 @@ fn write_openings<'a>(
 fn replies(a: &Args, per: usize, from: &str, out: &str) -> Result<(), String> {
     let depth = a.balance_depth.unwrap_or(4);
     let text = std::fs::read_to_string(from).map_err(|e| format!("{from}: {e}"))?;
-    let base: Vec<String> = connect6::referee::openings::parse(&text)
+    let base: Vec<String> = connect6::arena::openings::parse(&text)
         .map_err(|e| format!("{from}: {e}"))?
         .iter()
-        .map(connect6::referee::Opening::text)
+        .map(connect6::arena::Opening::text)
         .collect();
     let began = Instant::now();
     let list = black_replies(&base, per, depth);

@@ -1,32 +1,22 @@
-//! Connect6 engine: rules, patterns, threats, search, and the referee protocol.
+//! Connect6: the engine and the tools around it, in layers that import only downwards:
+//!
+//! - [`rules`]: the game, imported by everything;
+//! - [`engine`] (on rules) and [`protocol`] (on engine): the engine a referee talks to;
+//! - [`record`] (on rules): games on file;
+//! - [`arena`] (on record): matches between engine processes;
+//! - [`tools`] and [`tuning`]: show, analyse, and fitting the evaluation, on the layers below.
 
-pub mod baselines;
-pub mod bench;
-pub mod board;
-pub mod control;
-pub mod coord;
-pub mod defence;
-pub mod eval;
-pub mod geometry;
-pub mod pairs;
-pub mod patterns;
-pub mod player;
+pub mod arena;
+pub mod engine;
 pub mod protocol;
-pub mod referee;
-pub mod search;
-pub mod session;
-pub mod solver;
-pub mod stones;
-pub mod threats;
-pub mod time;
+pub mod record;
+pub mod rules;
 pub mod tools;
-pub mod tt;
-pub mod tunables;
 pub mod tuning;
 
 /// Builds the lazily made tables now, so the first move's clock is not spent on them.
 pub fn warm_up() {
-    let _ = &*geometry::GEOMETRY;
-    let _ = &*patterns::PATTERNS;
-    let _ = board::Board::new();
+    let _ = &*rules::geometry::GEOMETRY;
+    let _ = &*rules::patterns::PATTERNS;
+    let _ = rules::board::Board::new();
 }

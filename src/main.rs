@@ -4,10 +4,10 @@
 //! arguments live beside its code and whose `main` returns the exit code.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use connect6::baselines::{GreedyPlayer, RandomPlayer};
-use connect6::player::{DEFAULT_MAX_DEPTH, Engine};
-use connect6::referee::seconds;
-use connect6::session::{Player, Session, serve};
+use connect6::arena::seconds;
+use connect6::protocol::baselines::{GreedyPlayer, RandomPlayer};
+use connect6::protocol::player::{DEFAULT_MAX_DEPTH, Engine};
+use connect6::protocol::session::{Player, Session, serve};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -31,11 +31,11 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Sub {
     /// Referee two engine commands against each other and summarise the games.
-    Match(connect6::referee::MatchArgs),
+    Match(connect6::arena::MatchArgs),
     /// Search fixed positions and print speed and a signature.
-    Bench(connect6::bench::BenchArgs),
+    Bench(connect6::engine::bench::BenchArgs),
     /// Merge the records or JSON summaries of matches (or match shards) into one summary.
-    Stats(connect6::referee::StatsArgs),
+    Stats(connect6::arena::StatsArgs),
     /// Print the board of a record or a stone list, and draw it as SVG.
     Show(connect6::tools::show::ShowArgs),
     /// Find where a side's lost games were lost, and what the engine plays there now.
@@ -151,9 +151,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => play(&cli.engine, born),
-        Some(Sub::Match(args)) => connect6::referee::main(args),
-        Some(Sub::Bench(args)) => connect6::bench::main(args),
-        Some(Sub::Stats(args)) => connect6::referee::stats_main(args),
+        Some(Sub::Match(args)) => connect6::arena::main(args),
+        Some(Sub::Bench(args)) => connect6::engine::bench::main(args),
+        Some(Sub::Stats(args)) => connect6::arena::stats_main(args),
         Some(Sub::Show(args)) => connect6::tools::show::run(args),
         Some(Sub::Analyse(args)) => connect6::tools::analyse::run(args),
     }

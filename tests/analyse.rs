@@ -3,8 +3,8 @@
 
 mod common;
 
-use connect6::board::Color;
-use connect6::tools::game::Game;
+use connect6::record::game::Game;
+use connect6::rules::board::Color;
 use std::path::PathBuf;
 
 fn losses_dir() -> PathBuf {

@@ -19,8 +19,8 @@
 //! case, `XY` or `XY@@` for black's first stone, `new` and the colour on two lines, several
 //! lines in one write, `undo` of a turn pair and a different move in its place.
 
-use connect6::board::{Board, Color};
-use connect6::coord::{CELLS, Cell, Turn};
+use connect6::rules::board::{Board, Color};
+use connect6::rules::coord::{CELLS, Cell, Turn};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

@@ -3,8 +3,9 @@
 
 mod common;
 
-use connect6::board::Color;
-use connect6::referee::{self, FaultKind, MatchArgs, MatchError, Record, RecordResult, Summary};
+use connect6::arena::{self, MatchArgs, MatchError, Summary};
+use connect6::record::{FaultKind, Record, RecordResult};
+use connect6::rules::board::Color;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -38,7 +39,7 @@ fn config(a: &str, b: &str, extra: &[&str]) -> MatchArgs {
 }
 
 fn run(a: &str, b: &str, extra: &[&str]) -> Summary {
-    referee::run(&config(a, b, extra)).expect("match runs")
+    arena::run(&config(a, b, extra)).expect("match runs")
 }
 
 /// B misbehaves in both games (white in game 1, black in game 2): it must lose both, with the
@@ -261,7 +262,7 @@ fn openings_are_played_with_both_colours() {
 }
 
 fn start_error(a: &str, b: &str, extra: &[&str]) -> MatchError {
-    match referee::run(&config(a, b, extra)) {
+    match arena::run(&config(a, b, extra)) {
         Ok(s) => panic!("expected an error, got a match:\n{}", s.to_text()),
         Err(e) => e,
     }
@@ -325,7 +326,7 @@ fn engine_without_name_gets_a_fallback_name() {
 /// An opening that fills all but two cells with no six anywhere (white where
 /// `(c/2 + r/2 + r/4)` is odd): black's last turn fills the board, a draw.
 fn nearly_full_opening() -> String {
-    use connect6::coord::Cell;
+    use connect6::rules::coord::Cell;
     let (mut black, mut white) = (Vec::new(), Vec::new());
     for r in 0..19 {
         for c in 0..19 {
@@ -420,7 +421,7 @@ fn json_summary_carries_the_statistics() {
         let got = json["engines"][e]["time_share"].as_f64().unwrap();
         assert!((got - share).abs() < 1e-4, "{got} vs {share}");
     }
-    let report: connect6::referee::Report = serde_json::from_value(json).expect("typed");
+    let report: connect6::arena::Report = serde_json::from_value(json).expect("typed");
     let (settings, entries) = report.into_parts().expect("parts");
     let again = Summary::new(settings, entries);
     assert_eq!(
@@ -442,7 +443,7 @@ fn sprt_stops_the_match_once_decided() {
     );
     assert_eq!(s.games.len(), 12, "{}", s.to_text());
     let st = s.sprt.expect("sprt state");
-    assert_eq!(st.verdict, connect6::referee::SprtVerdict::H1);
+    assert_eq!(st.verdict, connect6::arena::SprtVerdict::H1);
     assert!((st.llr - 3.9208).abs() < 1e-3, "{st:?}");
     assert!(s.to_text().contains("H1 accepted"), "{}", s.to_text());
     let json: Value = serde_json::from_str(&s.to_json()).expect("JSON");
@@ -467,7 +468,7 @@ fn schedule_of(dir: &std::path::Path) -> Vec<(usize, Option<usize>, usize)> {
 }
 
 fn stats_of(paths: &[PathBuf]) -> Summary {
-    referee::collect(paths).unwrap_or_else(|e| panic!("stats: {e}"))
+    arena::collect(paths).unwrap_or_else(|e| panic!("stats: {e}"))
 }
 
 #[test]
@@ -484,11 +485,11 @@ fn stats_over_records_repeats_the_match_summary() {
     let json = dir.join("summary.json");
     std::fs::write(&json, s.to_json()).expect("write");
     assert_eq!(stats_of(std::slice::from_ref(&json)).to_text(), s.to_text());
-    let twice = referee::collect(&[recs.clone(), json]).expect_err("duplicate games");
+    let twice = arena::collect(&[recs.clone(), json]).expect_err("duplicate games");
     assert!(twice.detail.contains("is also in"), "{twice}");
     // Competition records carry no match field and are refused by name.
     let real = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let e = referee::collect(&[real]).expect_err("competition records");
+    let e = arena::collect(&[real]).expect_err("competition records");
     assert!(e.detail.contains("no match field"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -534,7 +535,7 @@ fn shards_partition_the_schedule_and_stats_merges_them() {
         .map(|g: usize| (g, Some((g - 1) / 2 % 3 + 1), (g + 1) % 2))
         .collect();
     assert_eq!(
-        referee::schedule::plan(10, None),
+        arena::schedule::plan(10, None),
         (1..=10).collect::<Vec<_>>()
     );
     let mut union = Vec::new();

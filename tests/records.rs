@@ -2,9 +2,9 @@
 
 mod common;
 
-use connect6::board::Color;
-use connect6::coord::parse_cell;
-use connect6::referee::{Record, RecordResult};
+use connect6::record::{Record, RecordResult};
+use connect6::rules::board::Color;
+use connect6::rules::coord::parse_cell;
 use std::path::Path;
 
 fn check_real(path: &Path) -> Record {
@@ -67,8 +67,8 @@ fn written_record_round_trips() {
     let moves = ["JJ", "KJ", "KK", "AA", "SS", "CC", "DD"]
         .iter()
         .enumerate()
-        .map(|(i, s)| connect6::referee::record::RecordMove {
-            color: connect6::referee::record::color_of_stone(i),
+        .map(|(i, s)| connect6::record::RecordMove {
+            color: connect6::record::color_of_stone(i),
             cell: parse_cell(s).expect("cell"),
             mark: (i == 2).then_some(-2),
         })

@@ -2,8 +2,8 @@
 
 mod common;
 
-use connect6::referee::Record;
-use connect6::tools::show::svg_for_record;
+use connect6::record::Record;
+use connect6::record::draw::svg_for_record;
 use std::path::PathBuf;
 
 fn records_dir() -> PathBuf {

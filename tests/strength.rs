@@ -1,7 +1,7 @@
 //! The engine against weak reference players, through the real referee and binary: it must
 //! win every game with both colours, at 0.5 s a move, with no late or illegal move.
 
-use connect6::referee::{self, MatchArgs, Summary};
+use connect6::arena::{self, MatchArgs, Summary};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_connect6");
 
@@ -19,7 +19,7 @@ fn play(opponent: &str, games: usize) -> Summary {
     .map(|s| s.to_string())
     .collect();
     let config = MatchArgs::parse(&args).expect("valid match arguments");
-    referee::run(&config).unwrap_or_else(|e| panic!("the match did not run: {e}"))
+    arena::run(&config).unwrap_or_else(|e| panic!("the match did not run: {e}"))
 }
 
 fn assert_sweep(summary: &Summary, games: usize) {

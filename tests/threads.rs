@@ -3,10 +3,10 @@
 
 mod common;
 
-use connect6::board::Board;
-use connect6::player::{DEFAULT_MAX_DEPTH, Engine};
-use connect6::referee::Record;
-use connect6::session::Player;
+use connect6::protocol::player::{DEFAULT_MAX_DEPTH, Engine};
+use connect6::protocol::session::Player;
+use connect6::record::Record;
+use connect6::rules::board::Board;
 use std::time::{Duration, Instant};
 
 /// Positions per record: after this share of its stones (rounded to a turn boundary).

@@ -4,13 +4,13 @@
 //! win against the greedy player, and the engine finding the few turns that survive an
 //! opponent's threats.
 
-use connect6::baselines::GreedyPlayer;
-use connect6::board::{Board, Color, windows_in};
-use connect6::coord::{Cell, Turn};
-use connect6::geometry::GEOMETRY;
-use connect6::search::{Limits, Searcher};
-use connect6::session::Player;
-use connect6::solver::{SolveLimits, Solver, Verdict};
+use connect6::engine::search::{Limits, Searcher};
+use connect6::engine::solver::{SolveLimits, Solver, Verdict};
+use connect6::protocol::baselines::GreedyPlayer;
+use connect6::protocol::session::Player;
+use connect6::rules::board::{Board, Color, windows_in};
+use connect6::rules::coord::{Cell, Turn};
+use connect6::rules::geometry::GEOMETRY;
 use std::time::Duration;
 
 /// Positions where the side to move wins by continuous double threats.
@@ -22,7 +22,7 @@ const VCDT_WINS: [&str; 3] = [
 
 /// Positions where the side to move wins with a line that needs a single-threat turn, from
 /// `tests/data/losses` and `tests/data/records` (the bench's solver positions, described there).
-const SINGLE_THREAT_WINS: [&str; 6] = connect6::bench::SOLVER_POSITIONS;
+const SINGLE_THREAT_WINS: [&str; 6] = connect6::engine::bench::SOLVER_POSITIONS;
 
 /// Positions where most candidate turns let the opponent win by a threat sequence. (A
 /// second position from the same record, where 57 of 60 turns lost to double threats,
@@ -196,8 +196,8 @@ fn a_deeper_check_sees_the_turn_that_lost_a_game() {
     // balanced-game010: after the loser's sixth turn the winner's line took 3,765 nodes to
     // prove (tests/data/loss-wins.txt): beyond the root checks' budget, within the one the
     // chosen turn gets.
-    use connect6::defence::loses_to_threats;
-    use connect6::tunables::{CHOSEN_TURN_THREAT_NODES, SAFETY_THREAT_NODES};
+    use connect6::engine::solver::defence::loses_to_threats;
+    use connect6::engine::tunables::{CHOSEN_TURN_THREAT_NODES, SAFETY_THREAT_NODES};
     let mut board = Board::from_turns("JJ HHKK IKKI LHHL IJJI").unwrap();
     let losing = Turn::parse("LJJL").unwrap();
     let before = board.hash();

@@ -10,10 +10,10 @@
 //! A last test relays moves between two engine processes until one side makes six or the
 //! board is full.
 
-use connect6::board::{Board, Color};
-use connect6::coord::{CELLS, Cell, Turn};
-use connect6::protocol::{Command, MAX_LINE};
-use connect6::session::describe_position;
+use connect6::protocol::command::{Command, MAX_LINE};
+use connect6::protocol::session::describe_position;
+use connect6::rules::board::{Board, Color};
+use connect6::rules::coord::{CELLS, Cell, Turn};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};

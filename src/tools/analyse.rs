@@ -10,13 +10,13 @@
 //! Only the search's and the solver's public entry points are used, so the analysis does not
 //! depend on how they work inside.
 
-use super::game::Game;
-use crate::board::{Board, Color};
-use crate::coord::Turn;
-use crate::eval::WIN_BOUND;
-use crate::referee::RecordResult;
-use crate::search::{Limits, Searcher};
-use crate::solver::{SolveLimits, Solver, Verdict};
+use crate::engine::eval::WIN_BOUND;
+use crate::engine::search::{Limits, Searcher};
+use crate::engine::solver::{SolveLimits, Solver, Verdict};
+use crate::record::RecordResult;
+use crate::record::game::Game;
+use crate::rules::board::{Board, Color};
+use crate::rules::coord::Turn;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,14 +36,6 @@ pub struct AnalyseArgs {
     /// Record files, or folders whose `*.txt` files are records.
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<PathBuf>,
-}
-
-/// `connect6 analyse ...` with its words after `analyse`.
-pub fn main(args: &[String]) -> ExitCode {
-    match super::parse_args::<AnalyseArgs>("connect6 analyse", args) {
-        Ok(a) => run(a),
-        Err(code) => code,
-    }
 }
 
 /// Solver depth in attacker turns: a forcing line of up to 15 turns, both sides counted.
@@ -132,7 +124,7 @@ impl Analyser {
         Limits {
             soft: self.time / 2,
             hard: self.time,
-            ..Limits::depth(crate::player::DEFAULT_MAX_DEPTH)
+            ..Limits::depth(crate::protocol::player::DEFAULT_MAX_DEPTH)
         }
     }
 

@@ -12,10 +12,10 @@
 //! labelled with the game's result for the side to move.
 
 use super::{Labelled, Rng, is_quiet};
-use crate::board::{Board, Color};
-use crate::coord::{Cell, Turn};
-use crate::pairs::{Pairs, generate};
-use crate::search::{Limits, Searcher};
+use crate::engine::pairs::{Pairs, generate};
+use crate::engine::search::{Limits, Searcher};
+use crate::rules::board::{Board, Color};
+use crate::rules::coord::{Cell, Turn};
 use std::collections::HashSet;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -439,10 +439,10 @@ mod tests {
     }
 
     fn openings_of(text: &str) -> Vec<String> {
-        crate::referee::openings::parse(text)
+        crate::arena::openings::parse(text)
             .expect("the openings file parses")
             .iter()
-            .map(crate::referee::Opening::text)
+            .map(crate::arena::Opening::text)
             .collect()
     }
 

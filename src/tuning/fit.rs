@@ -23,10 +23,10 @@
 //! only when the forced-block extensions run out, so no data point says what they are worth.
 
 use super::{Labelled, is_quiet};
-use crate::board::Board;
-use crate::geometry::WINDOW;
-use crate::patterns::{PATTERN_COUNT, Pattern};
-use crate::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
+use crate::engine::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
+use crate::rules::board::Board;
+use crate::rules::geometry::WINDOW;
+use crate::rules::patterns::{PATTERN_COUNT, Pattern};
 
 /// The classes whose weights are fitted, for the mover and for the waiting side.
 pub const FITTED: [Pattern; 4] = [
@@ -479,7 +479,7 @@ fn parse_array<const N: usize>(source: &str, name: &str) -> Result<[i32; N], Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::evaluate;
+    use crate::engine::eval::evaluate;
     use crate::tuning::Rng;
     use crate::tuning::datagen::{GenConfig, generate_data};
 
@@ -617,7 +617,7 @@ mod tests {
 
     #[test]
     fn the_engines_table_parses() {
-        let source = include_str!("../tunables.rs");
+        let source = include_str!("../engine/tunables.rs");
         assert_eq!(parse_table(source).unwrap(), Table::current());
         assert!(parse_table("pub const TO_MOVE_PATTERN: [i32; 10] = [1, 2];").is_err());
     }

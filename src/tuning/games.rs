@@ -18,10 +18,10 @@
 
 use super::fit::Sample;
 use super::is_quiet;
-use crate::board::{Board, Color};
-use crate::coord::Turn;
-use crate::referee::RecordResult;
-use crate::tools::game::Game;
+use crate::record::RecordResult;
+use crate::record::game::Game;
+use crate::rules::board::{Board, Color};
+use crate::rules::coord::Turn;
 use std::path::PathBuf;
 
 /// Positions before this many turns are not samples: they are the match openings, which
@@ -119,7 +119,7 @@ pub fn read_games(text: &str) -> Result<(Vec<Sample>, usize), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::game::Played;
+    use crate::record::game::Played;
 
     #[test]
     fn a_game_gives_its_quiet_positions_labelled_for_the_side_to_move() {
@@ -145,7 +145,7 @@ mod tests {
         let mut game = Game::from_stone_list("JJ GLHM FKHL KKLL").unwrap();
         game.turns.push(Played {
             color: Color::Black,
-            turn: Turn::one(crate::coord::parse_cell("MM").unwrap()),
+            turn: Turn::one(crate::rules::coord::parse_cell("MM").unwrap()),
         });
         game.result = Some(RecordResult::WhiteWins);
         assert_eq!(game_line(&game).unwrap(), "0 JJ GLHM FKHL KKLL");

@@ -26,8 +26,8 @@ pub mod datagen;
 pub mod fit;
 pub mod games;
 
-use crate::board::Board;
-use crate::coord::Turn;
+use crate::rules::board::Board;
+use crate::rules::coord::Turn;
 
 /// A small seeded generator (splitmix64): reproducible data sets and openings without a
 /// dependency.
@@ -106,7 +106,7 @@ impl Labelled {
 /// Whether the evaluation is what decides this position in the search: neither side has a
 /// threat window (the mover would win at once, or would have to block).
 pub fn is_quiet(board: &Board) -> bool {
-    use crate::board::Color;
+    use crate::rules::board::Color;
     !board.is_over()
         && !board.has_threat_window(Color::Black)
         && !board.has_threat_window(Color::White)

@@ -1,0 +1,268 @@
+//! One game between two freshly started engine processes, with adjudication.
+//!
+//! The clock of a move runs from sending the opponent's move (or `new black` / `next`) to the
+//! arrival of the reply line. A reply is late when it arrives after
+//! `min(move time, remaining game time) + tolerance`; silence is a late reply.
+
+use super::openings::Opening;
+use super::process::{Engine, Received};
+use crate::record::{Fault, FaultKind};
+use crate::rules::board::{Board, Color};
+use crate::rules::coord::{Cell, CoordError, Turn};
+use std::time::{Duration, Instant};
+
+/// How long engines get to exit after `quit` before they are killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub move_time: Duration,
+    /// Total thinking time per side and game, if limited.
+    pub game_time: Option<Duration>,
+    /// Slack added to every limit before a reply counts as late.
+    pub tolerance: Duration,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Color),
+    Draw,
+}
+
+/// What one game needs to know.
+pub struct GameSpec<'a> {
+    /// 1-based.
+    pub number: usize,
+    /// Engine commands by colour (black, white).
+    pub commands: [&'a str; 2],
+    pub opening: Option<&'a Opening>,
+    pub limits: Limits,
+    /// Forward black's first stone as `XY` instead of `XY@@`.
+    pub short_first: bool,
+    pub discard_stderr: bool,
+    /// Cores the game's engines are pinned to (`taskset -c` list), if any.
+    pub cpus: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub number: usize,
+    pub outcome: Outcome,
+    pub fault: Option<Fault>,
+    /// Every stone on the board at the end, in order (opening stones included).
+    pub stones: Vec<(Color, Cell)>,
+    /// Reply times of each colour's moves (black, white).
+    pub move_times: [Vec<Duration>; 2],
+}
+
+struct Game<'a> {
+    spec: &'a GameSpec<'a>,
+    engines: [Option<Engine>; 2],
+    board: Board,
+    stones: Vec<(Color, Cell)>,
+    move_times: [Vec<Duration>; 2],
+    remaining: [Option<Duration>; 2],
+}
+
+fn fault(kind: FaultKind, color: Color, detail: impl Into<String>) -> Fault {
+    Fault {
+        kind,
+        color,
+        detail: detail.into(),
+    }
+}
+
+/// Classifies a `move` argument that does not read as a turn: text of letters (and `@`) in
+/// pairs is a readable move that breaks the rules (off-board letter, repeated cell, too many
+/// stones); anything else is malformed.
+fn coord_fault(color: Color, text: &str, error: CoordError) -> Fault {
+    let readable =
+        text.chars().all(|c| c.is_ascii_alphabetic() || c == '@') && text.len().is_multiple_of(2);
+    let kind = match error {
+        CoordError::Letter(_) | CoordError::Repeated(_) | CoordError::TooMany(_) if readable => {
+            FaultKind::Illegal
+        }
+        _ => FaultKind::Malformed,
+    };
+    fault(kind, color, format!("'move {text}': {error}"))
+}
+
+impl<'a> Game<'a> {
+    fn send(&mut self, color: Color, line: &str) -> Result<Instant, Fault> {
+        let engine = self.engines[color.index()].as_mut();
+        match engine.map(|e| e.send(line)) {
+            Some(Ok(())) => Ok(Instant::now()),
+            Some(Err(e)) => Err(fault(
+                FaultKind::Crash,
+                color,
+                format!("cannot send '{line}': {e}"),
+            )),
+            None => Err(fault(FaultKind::Crash, color, "engine not running")),
+        }
+    }
+
+    /// Waits for `color`'s reply to a request sent at `sent`, skipping chatter.
+    fn await_move(&mut self, color: Color, sent: Instant) -> Result<Turn, Fault> {
+        let limits = self.spec.limits;
+        let remaining = self.remaining[color.index()];
+        let allowed = remaining.map_or(limits.move_time, |r| r.min(limits.move_time));
+        let deadline = sent + allowed + limits.tolerance;
+        let Some(engine) = self.engines[color.index()].as_ref() else {
+            return Err(fault(FaultKind::Crash, color, "engine not running"));
+        };
+        loop {
+            match engine.recv_until(deadline) {
+                Received::Line(line, at) => {
+                    let mut words = line.split_whitespace();
+                    if words.next() != Some("move") {
+                        log::debug!("game {}: {color} says '{line}' (skipped)", self.spec.number);
+                        continue;
+                    }
+                    let elapsed = at.saturating_duration_since(sent);
+                    if elapsed > allowed + limits.tolerance {
+                        let detail = format!("replied after {:.3} s", elapsed.as_secs_f64());
+                        return Err(fault(FaultKind::Late, color, detail));
+                    }
+                    self.move_times[color.index()].push(elapsed);
+                    if let Some(r) = &mut self.remaining[color.index()] {
+                        *r = r.saturating_sub(elapsed);
+                    }
+                    let text: Vec<&str> = words.collect();
+                    let [text] = text.as_slice() else {
+                        return Err(fault(FaultKind::Malformed, color, format!("'{line}'")));
+                    };
+                    return Turn::parse(text).map_err(|e| coord_fault(color, text, e));
+                }
+                Received::Timeout => {
+                    let what = if remaining.is_some_and(|r| r < limits.move_time) {
+                        "remaining game time"
+                    } else {
+                        "move time"
+                    };
+                    let detail = format!(
+                        "no move within {:.3} s ({what} {:.3} s + tolerance {:.3} s)",
+                        (allowed + limits.tolerance).as_secs_f64(),
+                        allowed.as_secs_f64(),
+                        limits.tolerance.as_secs_f64()
+                    );
+                    return Err(fault(FaultKind::Late, color, detail));
+                }
+                Received::Eof => {
+                    return Err(fault(
+                        FaultKind::Crash,
+                        color,
+                        "engine exited or closed stdout",
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Plays until the game ends; the fault that ended it, if any.
+    fn run(&mut self) -> Result<Outcome, Fault> {
+        for color in [Color::Black, Color::White] {
+            self.send(color, "name?")?;
+        }
+        let mut to_move = Color::Black;
+        let mut sent;
+        if let Some(opening) = self.spec.opening {
+            for color in [Color::Black, Color::White] {
+                self.send(color, "new white")?;
+            }
+            for turn in &opening.turns {
+                let color = self.board.side_to_move();
+                // Openings are checked when loaded; a failure here is a referee bug.
+                if let Err(e) = self.board.play_turn(turn) {
+                    log::error!("opening line {} rejected: {e}", opening.line);
+                    return Ok(Outcome::Draw);
+                }
+                self.stones.extend(turn.cells().map(|c| (color, c)));
+                let cells: String = turn.cells().map(|c| c.to_string()).collect();
+                for engine in [Color::Black, Color::White] {
+                    self.send(engine, &format!("{} {cells}", color.name()))?;
+                }
+            }
+            to_move = self.board.side_to_move();
+            sent = self.send(to_move, "next")?;
+        } else {
+            self.send(Color::White, "new white")?;
+            sent = self.send(Color::Black, "new black")?;
+        }
+        loop {
+            let turn = self.await_move(to_move, sent)?;
+            if let Err(e) = self.board.check_turn(&turn) {
+                let detail = format!("'move {}': {e}", turn.to_protocol(true));
+                return Err(fault(FaultKind::Illegal, to_move, detail));
+            }
+            let _ = self.board.play_turn(&turn);
+            self.stones.extend(turn.cells().map(|c| (to_move, c)));
+            if let Some(winner) = self.board.winner() {
+                return Ok(Outcome::Win(winner));
+            }
+            if self.board.is_full() {
+                return Ok(Outcome::Draw);
+            }
+            let line = format!("move {}", turn.to_protocol(!self.spec.short_first));
+            to_move = to_move.other();
+            sent = self.send(to_move, &line)?;
+        }
+    }
+
+    /// Sends `end` and `quit` to both engines and reaps them.
+    fn finish(&mut self) {
+        let mut running: Vec<Engine> = self.engines.iter_mut().filter_map(Option::take).collect();
+        for e in &mut running {
+            let _ = e.send("end");
+            let _ = e.send("quit");
+        }
+        let deadline = Instant::now() + QUIT_GRACE;
+        for e in running {
+            e.reap(deadline);
+        }
+    }
+}
+
+/// Plays one game with fresh engine processes.
+pub fn play(spec: &GameSpec) -> GameResult {
+    let mut engines: [Option<Engine>; 2] = [None, None];
+    let mut start_fault = None;
+    for color in [Color::Black, Color::White] {
+        match Engine::spawn(
+            spec.commands[color.index()],
+            spec.discard_stderr,
+            spec.cpus.as_deref(),
+        ) {
+            Ok(e) => engines[color.index()] = Some(e),
+            Err(e) => {
+                start_fault.get_or_insert(fault(FaultKind::Crash, color, e.to_string()));
+            }
+        }
+    }
+    let mut game = Game {
+        spec,
+        engines,
+        board: Board::new(),
+        stones: Vec::new(),
+        move_times: [Vec::new(), Vec::new()],
+        remaining: [spec.limits.game_time; 2],
+    };
+    let ended = match start_fault {
+        Some(f) => Err(f),
+        None => game.run(),
+    };
+    game.finish();
+    let (outcome, fault) = match ended {
+        Ok(outcome) => (outcome, None),
+        Err(f) => {
+            log::info!("game {}: {} {}: {}", spec.number, f.color, f.kind, f.detail);
+            (Outcome::Win(f.color.other()), Some(f))
+        }
+    };
+    GameResult {
+        number: spec.number,
+        outcome,
+        fault,
+        stones: game.stones,
+        move_times: game.move_times,
+    }
+}

@@ -1,0 +1,498 @@
+//! Move generation: pruned candidate stone pairs for the side to move, best first.
+//!
+//! - a six on the board for the taking is the only move;
+//! - against the opponent's threats only the turns that stop all of them are generated;
+//! - otherwise cells near stones are ranked by attack and defence (the shapes a stone makes
+//!   and cuts, and as much as `WINDOW_ORDER_PERCENT` asks of the windows it opens and
+//!   closes), the best first stones are
+//!   combined with the best second stones (re-ranked with the first stone on the board) and
+//!   each unordered pair is kept once.
+
+use crate::engine::tunables::{
+    ATTACK, DEFENCE, FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES,
+    NARROW_SECOND_STONES, NARROW_WIDTH, SECOND_STONES, TO_MOVE_WINDOW, WAITING_WINDOW,
+    WINDOW_ORDER_PERCENT,
+};
+use crate::rules::board::{Board, Color};
+use crate::rules::coord::{CELLS, Cell, Turn};
+use crate::rules::geometry::{GEOMETRY, REACH, WINDOW, line_offset, slot};
+use crate::rules::patterns::{KEYS, PATTERN_COUNT, POW3, open_windows_by_stones, pattern};
+use crate::rules::threats::{blocks, winning_cells};
+use arrayvec::ArrayVec;
+use once_cell::sync::Lazy;
+
+/// Cells next to a first stone offered as its partner: two each way along four lines.
+const LINE_PARTNERS: usize = 16;
+
+/// Most pairs a generator call can produce before trimming.
+pub const PAIR_CAPACITY: usize = FIRST_STONES * (SECOND_STONES + LINE_PARTNERS);
+
+pub type Pairs = ArrayVec<(i32, Turn), PAIR_CAPACITY>;
+
+/// What kind of position the pairs answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Situation {
+    /// The side to move completes a six with the (single) pair given.
+    Win,
+    /// The pairs stop every opponent threat.
+    Forced,
+    /// The opponent has three or more threats: nothing stops them; one pair is given.
+    Lost,
+    /// No threats either way.
+    Quiet,
+}
+
+/// What a stone on a line is worth to the cell ranking, by the line's pattern key: for the
+/// stone's owner (`attack`, the key seen from the owner) and for the opponent whose line it
+/// cuts (`defence`, the key seen from the opponent). Each adds to the pattern made a share of
+/// what the stone changes in the evaluation's window term (`eval::window_term`): the open
+/// windows it grows for its owner, the opponent's it closes, so that the ranking can prefer
+/// the stones the evaluation rewards. One lookup per key serves both parts.
+struct KeyWorth {
+    attack: Box<[i32]>,
+    defence: Box<[i32]>,
+}
+
+/// The tables with `window_percent` percent of the window term's changes.
+fn key_worth(window_percent: i32) -> KeyWorth {
+    let worth = |pattern_worth: &[i32; PATTERN_COUNT], window_worth: &dyn Fn(usize) -> i32| {
+        (0..KEYS)
+            .map(|key| {
+                let windows = open_windows_by_stones(key);
+                let room: i32 = (1..=WINDOW)
+                    .map(|n| windows[n] as i32 * window_worth(n))
+                    .sum();
+                pattern_worth[pattern(key as u16) as usize] + room * window_percent / 100
+            })
+            .collect::<Box<[i32]>>()
+    };
+    // A window holding n own stones with the new one held n - 1 before it. One that becomes
+    // a threat window leaves the term, but the pattern's worth already counts the threat.
+    let grown = |n: usize| {
+        if n < 4 {
+            TO_MOVE_WINDOW[n] - TO_MOVE_WINDOW[n - 1]
+        } else {
+            0
+        }
+    };
+    // Seen from the opponent, n counts the new stone as theirs: the window held n - 1.
+    let closed = |n: usize| WAITING_WINDOW[n - 1];
+    KeyWorth {
+        attack: worth(&ATTACK, &grown),
+        defence: worth(&DEFENCE, &closed),
+    }
+}
+
+impl KeyWorth {
+    /// One line's part of a stone's worth for `me`, from the line's keys (black's, white's).
+    #[inline]
+    fn line(&self, keys: [u16; 2], me: Color) -> i32 {
+        self.attack[keys[me.index()] as usize] + self.defence[keys[1 - me.index()] as usize]
+    }
+}
+
+static KEY_WORTH: Lazy<KeyWorth> = Lazy::new(|| key_worth(WINDOW_ORDER_PERCENT));
+
+/// How much a stone of `me` on `c` is worth: its own lines plus the opponent's it cuts.
+#[inline]
+pub fn cell_score(board: &Board, c: Cell, me: Color) -> i32 {
+    cell_score_in(&KEY_WORTH, board, c, me)
+}
+
+#[inline]
+fn cell_score_in(worth: &KeyWorth, board: &Board, c: Cell, me: Color) -> i32 {
+    let mut score = 0;
+    for d in 0..4 {
+        let keys = board.line_keys(c, d);
+        score += worth.line(keys, me);
+    }
+    score
+}
+
+/// Direction and slot under which `a` appears in `b`'s pattern keys, if it does.
+fn alignment(b: Cell, a: Cell) -> Option<(usize, usize)> {
+    let (d, k) = line_offset(b, a)?;
+    (k.unsigned_abs() as usize <= REACH).then(|| (d, slot(k)))
+}
+
+/// `cell_score` of `b` once a stone of `me` stands on `a`: only their common line changes,
+/// where `a` is an own stone for `me` and a blocker for the opponent.
+#[inline]
+fn cell_score_after(board: &Board, b: Cell, me: Color, a: Cell) -> i32 {
+    let Some((dir, slot)) = alignment(b, a) else {
+        return cell_score(board, b, me);
+    };
+    let worth = &*KEY_WORTH;
+    let mut score = 0;
+    for d in 0..4 {
+        let mut keys = board.line_keys(b, d);
+        if d == dir {
+            keys[me.index()] += POW3[slot];
+            keys[1 - me.index()] += 2 * POW3[slot];
+        }
+        score += worth.line(keys, me);
+    }
+    score
+}
+
+/// Orders ranked cells: best score first, ties by cell index (deterministic generation).
+fn by_rank(a: &(i32, Cell), b: &(i32, Cell)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+}
+
+/// The `keep` best empty cells near stones, best first.
+fn ranked_cells(board: &Board, me: Color, out: &mut ArrayVec<(i32, Cell), CELLS>, keep: usize) {
+    out.clear();
+    for c in Cell::all() {
+        if board.nearby(c) > 0 && board.is_empty(c) {
+            out.push((cell_score(board, c, me), c));
+        }
+    }
+    if out.len() < 2 {
+        // An (almost) empty neighbourhood: any empty cell will do, centre-most first.
+        for c in Cell::all() {
+            if board.is_empty(c) && !out.iter().any(|&(_, x)| x == c) {
+                out.push((-(c.distance(Cell::CENTER) as i32), c));
+            }
+        }
+    }
+    if out.len() > keep {
+        out.select_nth_unstable_by(keep - 1, by_rank);
+        out.truncate(keep);
+    }
+    out.sort_unstable_by(by_rank);
+}
+
+fn ordered(a: Cell, b: Cell) -> Turn {
+    Turn::two(a.min(b), a.max(b))
+}
+
+/// Generates the candidate turns for the side to move into `out`, best first.
+pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
+    out.clear();
+    let me = board.side_to_move();
+    let opp = me.other();
+    if board.stones_this_turn() == 1 {
+        // Black's opening stone: the centre, the one cell far from every edge.
+        let c = if board.is_empty(Cell::CENTER) {
+            Cell::CENTER
+        } else {
+            Cell::all()
+                .find(|&c| board.is_empty(c))
+                .unwrap_or(Cell::CENTER)
+        };
+        out.push((0, Turn::one(c)));
+        return Situation::Quiet;
+    }
+    let mut ranked = ArrayVec::<(i32, Cell), CELLS>::new();
+
+    if let Some(cells) = winning_cells(board, me) {
+        let turn = match cells.as_slice() {
+            [a, b] => ordered(*a, *b),
+            [a] => {
+                ranked_cells(board, me, &mut ranked, 2);
+                let free = ranked.iter().map(|&(_, c)| c).find(|&c| c != *a);
+                match free {
+                    Some(b) => ordered(*a, b),
+                    None => Turn::one(*a),
+                }
+            }
+            _ => unreachable!("a threat window has one or two empty cells"),
+        };
+        out.push((i32::MAX, turn));
+        return Situation::Win;
+    }
+
+    if board.has_threat_window(opp) {
+        let blocks = blocks(board, opp);
+        for &(a, b) in &blocks.pairs {
+            let score = cell_score(board, a, me) + cell_score(board, b, me);
+            push_unique(out, score, ordered(a, b));
+        }
+        for &x in &blocks.singles {
+            let base = cell_score(board, x, me);
+            board.place(x, me);
+            ranked_cells(board, me, &mut ranked, FREE_STONES_WITH_BLOCK);
+            for &(s, y) in ranked.iter() {
+                push_unique(out, base + s, ordered(x, y));
+            }
+            board.remove(x);
+        }
+        sort_and_trim(out, PAIR_CAPACITY);
+        if blocks.needed >= 3 || out.is_empty() {
+            // Nothing stops every threat; still answer with a legal turn that blocks some.
+            out.clear();
+            ranked_cells(board, me, &mut ranked, 2);
+            let mut cells = ranked.iter().map(|&(_, c)| c);
+            if let (Some(a), Some(b)) = (cells.next(), cells.next()) {
+                out.push((0, ordered(a, b)));
+            }
+            return Situation::Lost;
+        }
+        return Situation::Forced;
+    }
+
+    quiet_pairs(board, me, &mut ranked, out, width);
+    Situation::Quiet
+}
+
+fn push_unique(out: &mut Pairs, score: i32, turn: Turn) {
+    if let Some(existing) = out.iter_mut().find(|(_, t)| *t == turn) {
+        existing.0 = existing.0.max(score);
+    } else if !out.is_full() {
+        out.push((score, turn));
+    }
+}
+
+/// Best score first, ties by cells: a total order, so generation is deterministic.
+fn by_score(a: &(i32, Turn), b: &(i32, Turn)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0)
+        .then(a.1.first.cmp(&b.1.first))
+        .then(a.1.second.cmp(&b.1.second))
+}
+
+/// Keeps the `width` best pairs, sorted.
+fn sort_and_trim(out: &mut Pairs, width: usize) {
+    if width == 0 {
+        out.clear();
+        return;
+    }
+    if out.len() > width {
+        out.select_nth_unstable_by(width - 1, by_score);
+        out.truncate(width);
+    }
+    out.sort_unstable_by(by_score);
+}
+
+fn quiet_pairs(
+    board: &mut Board,
+    me: Color,
+    ranked: &mut ArrayVec<(i32, Cell), CELLS>,
+    out: &mut Pairs,
+    width: usize,
+) {
+    // A narrow request is served from the best-ranked cells: pairs of lower-ranked stones
+    // would not make its cut anyway.
+    let narrow = width <= NARROW_WIDTH;
+    let (firsts, seconds) = if narrow {
+        (NARROW_FIRST_STONES, NARROW_SECOND_STONES)
+    } else {
+        (FIRST_STONES, SECOND_STONES)
+    };
+    ranked_cells(board, me, ranked, firsts.max(seconds));
+    let firsts = firsts.min(ranked.len());
+    let seconds = seconds.min(ranked.len());
+    let g = &*GEOMETRY;
+    for i in 0..firsts {
+        let (sa, a) = ranked[i];
+        // Second stones: the best-ranked cells and the cells next to `a` along its lines,
+        // where the pair builds one shape together.
+        let line_cells = (0..4).flat_map(|d| {
+            g.line_neighbours[a.index()][d][REACH - 2..REACH + 2]
+                .iter()
+                .flatten()
+                .copied()
+        });
+        let candidates = ranked[..seconds]
+            .iter()
+            .map(|&(_, c)| c)
+            .chain(line_cells.filter(|c| !ranked[..seconds].iter().any(|&(_, r)| r == *c)));
+        for b in candidates {
+            if b == a || !board.is_empty(b) {
+                continue;
+            }
+            // A pair of two first stones is met twice: keep the meeting with the better first.
+            if let Some(j) = ranked[..firsts].iter().position(|&(_, c)| c == b)
+                && j < i
+            {
+                continue;
+            }
+            // Capacity covers every first stone with all its partners.
+            let _ = out.try_push((sa + cell_score_after(board, b, me, a), ordered(a, b)));
+        }
+    }
+    sort_and_trim(out, width);
+}
+
+/// Adds turns pairing `cell` with the `partners` best cells for `me` beside it (re-scored
+/// with `cell` taken), unless already present: used to put stones where the opponent's
+/// threats start.
+pub fn add_pairs_through(board: &Board, me: Color, cell: Cell, partners: usize, out: &mut Pairs) {
+    if !board.is_empty(cell) {
+        return;
+    }
+    let mut ranked = ArrayVec::<(i32, Cell), CELLS>::new();
+    ranked_cells(board, me, &mut ranked, partners + 1);
+    let base = cell_score(board, cell, me);
+    for &(_, b) in ranked.iter().filter(|&&(_, b)| b != cell).take(partners) {
+        let turn = ordered(cell, b);
+        if !out.iter().any(|&(_, t)| t == turn) {
+            let _ = out.try_push((base + cell_score_after(board, b, me, cell), turn));
+        }
+    }
+}
+
+/// Every legal turn of the side to move is a candidate somewhere: used when asked for a
+/// guaranteed-legal fallback.
+pub fn any_legal_turn(board: &Board) -> Option<Turn> {
+    let mut empties = Cell::all().filter(|&c| board.is_empty(c));
+    match board.stones_this_turn() {
+        1 => empties.next().map(Turn::one),
+        _ => {
+            let a = empties.next()?;
+            let b = empties.next()?;
+            Some(Turn::two(a, b))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::coord::parse_cell;
+    use crate::rules::patterns::Pattern;
+
+    fn cell(s: &str) -> Cell {
+        parse_cell(s).unwrap()
+    }
+
+    fn play(moves: &[&str]) -> Board {
+        Board::from_turns(&moves.join(" ")).unwrap()
+    }
+
+    #[test]
+    fn opening_stone_is_the_centre() {
+        let mut b = Board::new();
+        let mut out = Pairs::new();
+        generate(&mut b, &mut out, 40);
+        assert_eq!(out.as_slice(), &[(0, Turn::one(Cell::CENTER))]);
+    }
+
+    #[test]
+    fn quiet_pairs_are_unique_legal_and_near() {
+        let mut b = play(&["JJ", "KKKJ"]);
+        let mut out = Pairs::new();
+        assert_eq!(generate(&mut b, &mut out, 40), Situation::Quiet);
+        assert_eq!(out.len(), 40);
+        for (i, (_, t)) in out.iter().enumerate() {
+            assert!(b.check_turn(t).is_ok(), "{t} is illegal");
+            assert!(t.first < t.second.unwrap(), "pairs are stored ordered");
+            assert!(!out[..i].iter().any(|(_, u)| u == t), "{t} twice");
+            for c in t.cells() {
+                assert!(c.distance(Cell::CENTER) <= 3);
+            }
+        }
+        // Scores come best first.
+        assert!(out.windows(2).all(|w| w[0].0 >= w[1].0));
+    }
+
+    #[test]
+    fn ranking_counts_the_windows_a_stone_opens() {
+        // Neither cell shares a line with the stone on the board, so every pattern is none;
+        // a stone in the open starts six windows along each line, one in the corner three in
+        // all (none along the anti-diagonal).
+        let b = play(&["JJ"]);
+        let (open, corner) = (cell("FH"), cell("AA"));
+        let worth = key_worth(100);
+        let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
+        let none = ATTACK[0] + DEFENCE[0];
+        let open_score = cell_score_in(&worth, &b, open, Color::White);
+        let corner_score = cell_score_in(&worth, &b, corner, Color::White);
+        assert_eq!(open_score, 4 * (none + 6 * opened));
+        assert_eq!(corner_score, 4 * none + 3 * opened);
+        assert!(open_score > corner_score);
+        // Without the window term the two rank alike.
+        let patterns_only = key_worth(0);
+        assert_eq!(
+            cell_score_in(&patterns_only, &b, open, Color::White),
+            cell_score_in(&patterns_only, &b, corner, Color::White)
+        );
+    }
+
+    #[test]
+    fn ranking_counts_the_windows_a_stone_closes() {
+        // White beside black's lone stone, along the row: white keeps one window of that row
+        // (the one starting on its stone) and makes no shape; it cuts black's live two and
+        // closes the five windows holding black's stone. The other lines are open for both.
+        let b = play(&["JJ"]);
+        let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
+        let row = ATTACK[0] + opened + DEFENCE[Pattern::Live2 as usize] + 5 * WAITING_WINDOW[1];
+        let open_line = ATTACK[0] + 6 * opened + DEFENCE[0];
+        assert_eq!(
+            cell_score_in(&key_worth(100), &b, cell("KJ"), Color::White),
+            row + 3 * open_line
+        );
+        // Half the term, rounded down for each key.
+        let half_row =
+            ATTACK[0] + opened / 2 + DEFENCE[Pattern::Live2 as usize] + 5 * WAITING_WINDOW[1] / 2;
+        let half_open_line = ATTACK[0] + DEFENCE[0] + 6 * opened / 2;
+        assert_eq!(
+            cell_score_in(&key_worth(50), &b, cell("KJ"), Color::White),
+            half_row + 3 * half_open_line
+        );
+    }
+
+    #[test]
+    fn a_partner_is_scored_as_if_the_first_stone_stood() {
+        // `cell_score_after` edits one line's keys instead of placing the stone: it must
+        // score what `cell_score` scores once the stone is placed, shapes and windows alike.
+        let b = play(&["JJ", "KKKJ", "IIHH", "LLML"]);
+        let near: Vec<Cell> = Cell::all()
+            .filter(|&c| b.is_empty(c) && b.nearby(c) > 0)
+            .collect();
+        for me in [Color::Black, Color::White] {
+            for &a in near.iter().step_by(3) {
+                let mut after = b.clone();
+                after.place(a, me);
+                for &c in near.iter().filter(|&&c| c != a) {
+                    assert_eq!(
+                        cell_score_after(&b, c, me, a),
+                        cell_score(&after, c, me),
+                        "{c} after {a}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn takes_a_six_when_there_is_one() {
+        // Black: JJ; JK JL; JM JN -> four in column J; white elsewhere.
+        let mut b = play(&["JJ", "AAAB", "JKJL", "ACAD", "JMJN", "SSSR"]);
+        let mut out = Pairs::new();
+        assert_eq!(generate(&mut b, &mut out, 40), Situation::Win);
+        let t = out[0].1;
+        b.play_turn(&t).unwrap();
+        assert_eq!(b.winner(), Some(Color::Black));
+    }
+
+    #[test]
+    fn every_pair_stops_an_open_four() {
+        // White has an open four in row C; black must block both ends.
+        let mut b = play(&["JJ", "DCEC", "JKJL", "FCGC"]);
+        let mut out = Pairs::new();
+        assert_eq!(generate(&mut b, &mut out, 40), Situation::Forced);
+        assert!(!out.is_empty());
+        for &(_, t) in &out {
+            let mut after = b.clone();
+            after.play_turn(&t).unwrap();
+            assert!(
+                !after.has_threat_window(Color::White),
+                "{t} leaves a threat"
+            );
+        }
+        assert!(
+            out.iter()
+                .any(|&(_, t)| t == ordered(cell("CC"), cell("HC")))
+        );
+    }
+
+    #[test]
+    fn three_threats_are_lost() {
+        // White: open four in row C and a four in column P; black cannot stop both.
+        let mut b = play(&["JJ", "DCEC", "JKJL", "FCGC", "AAAB", "PFPG", "ASBS", "PHPI"]);
+        let mut out = Pairs::new();
+        assert_eq!(generate(&mut b, &mut out, 40), Situation::Lost);
+        assert!(b.check_turn(&out[0].1).is_ok());
+    }
+}

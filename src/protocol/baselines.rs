@@ -1,0 +1,88 @@
+//! Weak reference players to measure the engine against (`--player random|greedy`).
+
+use crate::engine::eval::evaluate;
+use crate::engine::pairs::{Pairs, any_legal_turn, generate};
+use crate::protocol::session::Player;
+use crate::rules::board::Board;
+use crate::rules::coord::{Cell, Turn};
+
+/// Plays uniformly random cells next to stones (any cell on an empty board).
+pub struct RandomPlayer {
+    state: u64,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            state: seed ^ 0x2545_F491_4F6C_DD1D,
+        }
+    }
+
+    fn next(&mut self, below: usize) -> usize {
+        // xorshift64*
+        self.state ^= self.state >> 12;
+        self.state ^= self.state << 25;
+        self.state ^= self.state >> 27;
+        (self.state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % below.max(1)
+    }
+}
+
+impl Player for RandomPlayer {
+    fn new_game(&mut self) {}
+
+    fn choose(&mut self, board: &Board) -> Turn {
+        let mut near: Vec<Cell> = Cell::all()
+            .filter(|&c| board.is_empty(c) && board.nearby(c) > 0)
+            .collect();
+        if near.len() < board.stones_this_turn() {
+            near = Cell::all().filter(|&c| board.is_empty(c)).collect();
+        }
+        let a = near.swap_remove(self.next(near.len()));
+        if board.stones_this_turn() == 1 {
+            return Turn::one(a);
+        }
+        let b = near[self.next(near.len())];
+        Turn::two(a, b)
+    }
+
+    fn set_depth(&mut self, _: u8) {}
+    fn set_move_time(&mut self, _: f64) {}
+}
+
+/// One ply of greed: completes a six if it can, blocks if it must, otherwise plays the
+/// candidate pair with the best static evaluation afterwards.
+pub struct GreedyPlayer;
+
+impl Player for GreedyPlayer {
+    fn new_game(&mut self) {}
+
+    fn choose(&mut self, board: &Board) -> Turn {
+        let mut b = board.clone();
+        let me = b.side_to_move();
+        let mut pairs = Pairs::new();
+        generate(&mut b, &mut pairs, 60);
+        let mut best: Option<(i32, Turn)> = None;
+        for &(_, turn) in &pairs {
+            for c in turn.cells() {
+                b.place(c, me);
+            }
+            let score = if b.has_six(me) {
+                i32::MAX
+            } else {
+                -evaluate(&b, me.other())
+            };
+            for c in turn.cells() {
+                b.remove(c);
+            }
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, turn));
+            }
+        }
+        best.map(|(_, t)| t)
+            .or_else(|| any_legal_turn(board))
+            .expect("a game not over has a legal turn")
+    }
+
+    fn set_depth(&mut self, _: u8) {}
+    fn set_move_time(&mut self, _: f64) {}
+}

@@ -1,0 +1,578 @@
+//! The board the engine plays on: the rules core (`Stones`: stones, hash, six-cell windows)
+//! plus incrementally kept line patterns (per-line pattern keys and the pattern counts they
+//! give) and each cell's stone neighbourhood. It knows nothing of search or I/O.
+
+pub use crate::rules::stones::{Color, RuleError, Stones, THREAT_STONES, WindowSet, windows_in};
+
+use crate::rules::coord::{CELLS, Cell, Turn};
+use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot, slot_steps};
+use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
+use once_cell::sync::Lazy;
+use std::ops::Deref;
+
+/// What a stone adds to (or, negated in wrapping arithmetic, takes from) the key of a
+/// neighbour that has it in `slot`: an own digit (1) for its colour, a blocker (2) for the
+/// other.
+const fn digit_table(digit: u16, negate: bool) -> [u16; 2 * REACH] {
+    let mut t = [0u16; 2 * REACH];
+    let mut i = 0;
+    while i < 2 * REACH {
+        let v = digit * POW3[i];
+        t[i] = if negate { v.wrapping_neg() } else { v };
+        i += 1;
+    }
+    t
+}
+const OWN_DIGIT: [u16; 2 * REACH] = digit_table(1, false);
+const BLOCK_DIGIT: [u16; 2 * REACH] = digit_table(2, false);
+const OWN_DIGIT_NEG: [u16; 2 * REACH] = digit_table(1, true);
+const BLOCK_DIGIT_NEG: [u16; 2 * REACH] = digit_table(2, true);
+
+/// Pattern keys of the empty board: off-board neighbours are blocked for both colours.
+static EMPTY_KEYS: Lazy<Box<[[[u16; 2]; 4]; CELLS]>> = Lazy::new(|| {
+    let g = &*GEOMETRY;
+    let mut keys = Box::new([[[0u16; 2]; 4]; CELLS]);
+    for c in Cell::all() {
+        for d in 0..4 {
+            let k: u16 = g.line_neighbours[c.index()][d]
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| n.is_none())
+                .map(|(s, _)| 2 * POW3[s])
+                .sum();
+            keys[c.index()][d] = [k, k];
+        }
+    }
+    keys
+});
+
+/// For each pattern key, its neighbour slots that are not empty (a stone, or off the board):
+/// lets a reader of a line visit its stones without testing all ten cells.
+static FILLED_SLOTS: Lazy<Box<[u16; KEYS]>> = Lazy::new(|| {
+    let mut masks = Box::new([0u16; KEYS]);
+    for (key, mask) in masks.iter_mut().enumerate() {
+        for (s, &power) in POW3.iter().enumerate() {
+            if !(key / power as usize).is_multiple_of(3) {
+                *mask |= 1 << s;
+            }
+        }
+    }
+    masks
+});
+
+/// The slots set in `mask`, lowest first.
+fn slots_in(mut mask: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let s = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            s
+        })
+    })
+}
+
+#[derive(Clone)]
+pub struct Board {
+    stones: Stones,
+    /// Pattern key of each cell along each direction, seen from each colour.
+    keys: [[[u16; 2]; 4]; CELLS],
+    /// For each stone and direction, the pattern it is part of (as `Pattern as u8`).
+    stone_patterns: [[u8; 4]; CELLS],
+    /// How many (stone, direction) pairs of each colour show each pattern.
+    pattern_counts: [[u16; PATTERN_COUNT]; 2],
+    /// Stones within two cells (Chebyshev): where candidate moves live.
+    nearby: [u8; CELLS],
+}
+
+/// The rules core is read straight through the board; it is changed only by `Board::place`
+/// and `Board::remove`, which keep the patterns in step.
+impl Deref for Board {
+    type Target = Stones;
+    fn deref(&self) -> &Stones {
+        &self.stones
+    }
+}
+
+/// Debug builds: true once in 64 calls on this thread, for cross-checks too costly to run
+/// on every move.
+#[cfg(debug_assertions)]
+pub fn debug_sample() -> bool {
+    thread_local!(static CALLS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+    CALLS.with(|c| {
+        c.set(c.get().wrapping_add(1));
+        c.get().is_multiple_of(64)
+    })
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Cells counted as near a stone: within this Chebyshev distance.
+pub const NEAR: i32 = 2;
+
+impl Board {
+    pub fn new() -> Board {
+        Board {
+            stones: Stones::new(),
+            keys: **EMPTY_KEYS,
+            stone_patterns: [[0; 4]; CELLS],
+            pattern_counts: [[0; PATTERN_COUNT]; 2],
+            nearby: [0; CELLS],
+        }
+    }
+
+    pub fn nearby(&self, c: Cell) -> usize {
+        self.nearby[c.index()] as usize
+    }
+    pub fn pattern_counts(&self, color: Color) -> &[u16; PATTERN_COUNT] {
+        &self.pattern_counts[color.index()]
+    }
+    /// The pattern `color` would make along direction `d` by a stone on `c` (or makes there).
+    #[inline]
+    pub fn pattern_at(&self, c: Cell, d: usize, color: Color) -> Pattern {
+        pattern(self.keys[c.index()][d][color.index()])
+    }
+
+    /// The pattern keys of `c` along direction `d`, seen from black and from white.
+    #[inline]
+    pub fn line_keys(&self, c: Cell, d: usize) -> [u16; 2] {
+        self.keys[c.index()][d]
+    }
+
+    /// Places one stone; the cell must be empty (callers validate input first).
+    pub fn place(&mut self, c: Cell, color: Color) {
+        self.stones.place(c, color);
+        self.update_lines(c, color, true);
+        self.update_nearby(c, 1);
+        #[cfg(debug_assertions)]
+        self.check_incremental();
+    }
+
+    /// Removes a stone placed by `place`.
+    pub fn remove(&mut self, c: Cell) {
+        let color = self.get(c).expect("remove from an empty cell");
+        self.update_lines(c, color, false);
+        self.update_nearby(c, -1);
+        self.stones.remove(c);
+        #[cfg(debug_assertions)]
+        self.check_incremental();
+    }
+
+    /// Places a turn's stones for `color` without rule checks (search and tests).
+    pub fn place_turn(&mut self, turn: &Turn, color: Color) {
+        for c in turn.cells() {
+            self.place(c, color);
+        }
+    }
+
+    /// Takes back a turn placed by `place_turn`.
+    pub fn remove_turn(&mut self, turn: &Turn) {
+        for c in turn.cells() {
+            self.remove(c);
+        }
+    }
+
+    /// The position after `turns`, protocol turns separated by spaces (`JJ KJKK IIHH`),
+    /// each checked against the rules.
+    pub fn from_turns(turns: &str) -> Result<Board, String> {
+        let mut b = Board::new();
+        for t in turns.split_whitespace() {
+            let turn = Turn::parse(t).map_err(|e| format!("{t}: {e}"))?;
+            b.play_turn(&turn).map_err(|e| format!("{t}: {e}"))?;
+        }
+        Ok(b)
+    }
+
+    /// Plays a whole turn for the side to move, after checking it.
+    pub fn play_turn(&mut self, turn: &Turn) -> Result<(), RuleError> {
+        self.check_turn(turn)?;
+        let color = self.side_to_move();
+        for c in turn.cells() {
+            self.place(c, color);
+        }
+        Ok(())
+    }
+
+    fn update_lines(&mut self, c: Cell, color: Color, add: bool) {
+        let g = &*GEOMETRY;
+        // Read once: every dereference of the lazy table would check its initialisation.
+        let table: &[Pattern; KEYS] = &PATTERNS;
+        let me = color.index();
+        let counts = &mut self.pattern_counts;
+        let stone_patterns = &mut self.stone_patterns;
+        if add {
+            for d in 0..4 {
+                let p = table[self.keys[c.index()][d][me] as usize] as u8;
+                stone_patterns[c.index()][d] = p;
+                counts[me][p as usize] += 1;
+            }
+        } else {
+            for &p in &stone_patterns[c.index()] {
+                counts[me][p as usize] -= 1;
+            }
+        }
+        // Seen from `color` the stone is an own digit (1), from the other a blocker (2).
+        let (own, block) = if add {
+            (&OWN_DIGIT, &BLOCK_DIGIT)
+        } else {
+            (&OWN_DIGIT_NEG, &BLOCK_DIGIT_NEG)
+        };
+        for (d, line) in g.line_neighbours[c.index()].iter().enumerate() {
+            for (s, n) in line.iter().enumerate() {
+                let Some(n) = *n else {
+                    continue;
+                };
+                // `c` sits in the mirrored slot of its neighbour's key.
+                let slot = 2 * REACH - 1 - s;
+                let keys = &mut self.keys[n.index()][d];
+                keys[me] = keys[me].wrapping_add(own[slot]);
+                keys[1 - me] = keys[1 - me].wrapping_add(block[slot]);
+                if let Some(occupant) = self.stones.get(n) {
+                    let side = occupant.index();
+                    let new = table[keys[side] as usize] as u8;
+                    let old = &mut stone_patterns[n.index()][d];
+                    if *old != new {
+                        counts[side][*old as usize] -= 1;
+                        counts[side][new as usize] += 1;
+                        *old = new;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The pattern counts of both colours (indexed by `Color::index`) were `color` to place
+    /// stones on the empty cells `a` and `b`, read without placing them: the search's leaves
+    /// need only these, and placing and removing the two stones costs about twice as much.
+    pub fn pattern_counts_after(
+        &self,
+        a: Cell,
+        b: Cell,
+        color: Color,
+    ) -> [[u16; PATTERN_COUNT]; 2] {
+        let g = &*GEOMETRY;
+        let table: &[Pattern; KEYS] = &PATTERNS;
+        let filled: &[u16; KEYS] = &FILLED_SLOTS;
+        let me = color.index();
+        let mut counts = self.pattern_counts;
+        let shared = line_offset(a, b);
+        for d in 0..4 {
+            // Steps from `a` to `b` when they share this line.
+            let apart = shared.and_then(|(line, k)| (line == d).then_some(k));
+            // The new stones' own patterns, each with the other in its key.
+            let mut key_a = self.keys[a.index()][d][me];
+            let mut key_b = self.keys[b.index()][d][me];
+            if let Some(k) = apart
+                && k.unsigned_abs() as usize <= REACH
+            {
+                key_a += OWN_DIGIT[slot(k)];
+                key_b += OWN_DIGIT[slot(-k)];
+            }
+            counts[me][table[key_a as usize] as usize] += 1;
+            counts[me][table[key_b as usize] as usize] += 1;
+            // The stones already on the line, as the new stones change their keys. A stone
+            // within reach of both (they may be up to twice the reach apart) is seen from
+            // `a`, with `b`'s digit added there.
+            for s in slots_in(filled[key_a as usize]) {
+                let Some(n) = g.line_neighbours[a.index()][d][s] else {
+                    continue;
+                };
+                let Some(occupant) = self.get(n) else {
+                    continue;
+                };
+                let side = occupant.index();
+                let digits = if side == me { &OWN_DIGIT } else { &BLOCK_DIGIT };
+                let steps = slot_steps(s);
+                let mut key = self.keys[n.index()][d][side] + digits[2 * REACH - 1 - s];
+                if let Some(k) = apart
+                    && (k - steps).unsigned_abs() as usize <= REACH
+                {
+                    key += digits[slot(k - steps)];
+                }
+                Self::shift_count(
+                    &mut counts[side],
+                    self.stone_patterns[n.index()][d],
+                    table[key as usize],
+                );
+            }
+            for s in slots_in(filled[key_b as usize]) {
+                let Some(n) = g.line_neighbours[b.index()][d][s] else {
+                    continue;
+                };
+                let Some(occupant) = self.get(n) else {
+                    continue;
+                };
+                if apart.is_some_and(|k| (k + slot_steps(s)).unsigned_abs() as usize <= REACH) {
+                    continue;
+                }
+                let side = occupant.index();
+                let digits = if side == me { &OWN_DIGIT } else { &BLOCK_DIGIT };
+                let key = self.keys[n.index()][d][side] + digits[2 * REACH - 1 - s];
+                Self::shift_count(
+                    &mut counts[side],
+                    self.stone_patterns[n.index()][d],
+                    table[key as usize],
+                );
+            }
+        }
+        counts
+    }
+
+    /// Moves one (stone, direction) from pattern `old` to pattern `new` in `counts`.
+    #[inline]
+    fn shift_count(counts: &mut [u16; PATTERN_COUNT], old: u8, new: Pattern) {
+        let new = new as usize;
+        if old as usize != new {
+            counts[old as usize] -= 1;
+            counts[new] += 1;
+        }
+    }
+
+    fn update_nearby(&mut self, c: Cell, delta: i8) {
+        for dr in -NEAR..=NEAR {
+            for dc in -NEAR..=NEAR {
+                if let Some(n) = c.offset(dc, dr, 1) {
+                    let v = &mut self.nearby[n.index()];
+                    *v = (*v as i8 + delta) as u8;
+                }
+            }
+        }
+    }
+
+    /// Rebuilds every incremental field from the cells alone.
+    pub fn recount(&self) -> Board {
+        let mut fresh = Board::new();
+        for c in Cell::all() {
+            if let Some(color) = self.get(c) {
+                fresh.place_unchecked(c, color);
+            }
+        }
+        fresh
+    }
+
+    fn place_unchecked(&mut self, c: Cell, color: Color) {
+        self.stones.place(c, color);
+        self.update_lines(c, color, true);
+        self.update_nearby(c, 1);
+    }
+
+    /// Debug builds: the incremental state must equal a full recount (and the pattern keys
+    /// must spell the cells they describe).
+    #[cfg(debug_assertions)]
+    fn check_incremental(&self) {
+        // A full recount costs far more than a move; sample it so debug searches stay usable.
+        if !debug_sample() {
+            return;
+        }
+        let fresh = self.recount();
+        assert!(self.stones == fresh.stones, "hash or window state drifted");
+        assert_eq!(self.keys, fresh.keys, "pattern keys drifted");
+        assert_eq!(
+            self.pattern_counts, fresh.pattern_counts,
+            "pattern counts drifted"
+        );
+        assert_eq!(self.nearby, fresh.nearby, "nearby counts drifted");
+    }
+
+    /// The board as text, with protocol coordinates on both axes.
+    pub fn render(&self) -> String {
+        use crate::rules::coord::SIZE;
+        let letters: String = (0..SIZE)
+            .map(|i| format!(" {}", (b'A' + i as u8) as char))
+            .collect();
+        let mut out = format!("  {letters}\n");
+        for r in 0..SIZE {
+            out.push((b'A' + r as u8) as char);
+            out.push(' ');
+            for col in 0..SIZE {
+                let c = Cell::new(col, r).expect("on board");
+                out.push(' ');
+                out.push(match self.get(c) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::coord::parse_cell;
+
+    fn cell(s: &str) -> Cell {
+        parse_cell(s).unwrap()
+    }
+
+    /// Random dense boards near an edge, and two stones of either colour on random empty
+    /// cells (often on one line, often in each other's reach).
+    #[test]
+    fn counts_and_score_after_a_turn_match_the_placed_turn() {
+        let mut rand = crate::rules::coord::xorshift(7);
+        let mut checked = 0;
+        for round in 0..3000 {
+            let mut b = Board::new();
+            let (left, top) = (rand(12), rand(12));
+            for i in 0..rand(40) {
+                let c = Cell::new(left + rand(8), top + rand(8)).unwrap();
+                if b.is_empty(c) {
+                    b.place(
+                        c,
+                        if i % 2 == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        },
+                    );
+                }
+            }
+            let a = Cell::new(left + rand(8), top + rand(8)).unwrap();
+            let c = Cell::new(left + rand(8), top + rand(8)).unwrap();
+            let color = if round % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if a == c || !b.is_empty(a) || !b.is_empty(c) || b.has_threat_window(color) {
+                continue;
+            }
+            let counts = b.pattern_counts_after(a, c, color);
+            let score = crate::engine::eval::evaluate_after(&b, a, c, color);
+            let mut placed = b.clone();
+            placed.place(a, color);
+            placed.place(c, color);
+            for side in [Color::Black, Color::White] {
+                assert_eq!(
+                    counts[side.index()],
+                    *placed.pattern_counts(side),
+                    "{a} {c}"
+                );
+            }
+            if placed.has_threat_window(color) {
+                assert_eq!(score, None, "{a} {c}");
+            } else {
+                let placed_score = crate::engine::eval::evaluate(&placed, color.other());
+                assert_eq!(score, Some(placed_score), "{a} {c}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn six_and_overline_win() {
+        let mut b = Board::new();
+        for s in ["AA", "BA", "CA", "DA", "EA"] {
+            b.place(cell(s), Color::Black);
+        }
+        assert_eq!(b.winner(), None);
+        b.place(cell("GA"), Color::Black);
+        assert_eq!(b.winner(), None);
+        b.place(cell("FA"), Color::Black); // seven in a row
+        assert_eq!(b.winner(), Some(Color::Black));
+        b.remove(cell("FA"));
+        assert_eq!(b.winner(), None);
+    }
+
+    #[test]
+    fn diagonal_six() {
+        let mut b = Board::new();
+        for i in 0..6 {
+            b.place(Cell::new(13 + i, 5 - i).unwrap(), Color::White);
+        }
+        assert_eq!(b.winner(), Some(Color::White));
+    }
+
+    #[test]
+    fn five_with_a_blocker_is_not_a_win() {
+        let mut b = Board::new();
+        for s in ["AA", "BA", "CA", "DA", "EA"] {
+            b.place(cell(s), Color::Black);
+        }
+        b.place(cell("FA"), Color::White);
+        assert!(!b.has_six(Color::Black));
+        assert!(!b.has_threat_window(Color::Black));
+    }
+
+    #[test]
+    fn turn_rules() {
+        let mut b = Board::new();
+        assert_eq!(b.side_to_move(), Color::Black);
+        assert_eq!(
+            b.play_turn(&Turn::two(cell("JJ"), cell("KK"))),
+            Err(RuleError::StoneCount {
+                expected: 1,
+                got: 2
+            })
+        );
+        b.play_turn(&Turn::one(cell("JJ"))).unwrap();
+        assert_eq!(b.side_to_move(), Color::White);
+        assert_eq!(
+            b.play_turn(&Turn::two(cell("KK"), cell("JJ"))),
+            Err(RuleError::Occupied(cell("JJ")))
+        );
+        assert_eq!(
+            b.stones(Color::White),
+            0,
+            "a rejected turn leaves the board alone"
+        );
+        b.play_turn(&Turn::two(cell("KK"), cell("KJ"))).unwrap();
+        assert_eq!(b.side_to_move(), Color::Black);
+    }
+
+    #[test]
+    fn place_remove_restores_everything() {
+        let mut b = Board::new();
+        let mut placed = Vec::new();
+        let mut x: u32 = 12345;
+        for i in 0..120 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let c = Cell::from_index((x >> 8) as usize % CELLS);
+            if b.is_empty(c) {
+                b.place(
+                    c,
+                    if i % 3 == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    },
+                );
+                placed.push(c);
+            }
+        }
+        let fresh = b.recount();
+        assert_eq!(b.keys, fresh.keys);
+        assert_eq!(b.pattern_counts, fresh.pattern_counts);
+        assert!(b.stones == fresh.stones);
+        for c in placed.into_iter().rev() {
+            b.remove(c);
+        }
+        let empty = Board::new();
+        assert_eq!(b.hash(), 0);
+        assert_eq!(b.keys, empty.keys);
+        assert_eq!(b.pattern_counts, empty.pattern_counts);
+        assert_eq!(b.nearby, empty.nearby);
+        assert!(b.stones == empty.stones);
+    }
+
+    #[test]
+    fn patterns_on_the_board() {
+        let mut b = Board::new();
+        for s in ["HJ", "IJ", "JJ"] {
+            b.place(cell(s), Color::Black);
+        }
+        // Three in a row in open space: each stone sees a live three horizontally.
+        assert_eq!(b.pattern_counts(Color::Black)[Pattern::Live3 as usize], 3);
+        // One more stone on the left end makes a live four for all four stones.
+        assert_eq!(b.pattern_at(cell("GJ"), 0, Color::Black), Pattern::Live4);
+        b.place(cell("KJ"), Color::White);
+        assert_eq!(b.pattern_counts(Color::Black)[Pattern::Live3 as usize], 0);
+    }
+}

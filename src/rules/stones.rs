@@ -1,0 +1,486 @@
+//! The rules core: stones on the 19x19 byte board, the Zobrist hash, and the six-cell windows
+//! they fill (counts per colour, the sets of open, three-stone and threat windows, sixes).
+//! Everything the threat solver needs and nothing more, so it can be copied and updated
+//! cheaply; `Board` adds the line patterns on top. It knows nothing of search or I/O.
+
+use crate::rules::coord::{CELLS, Cell, Turn};
+use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS, line_offset};
+use once_cell::sync::Lazy;
+use std::fmt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Color {
+    Black = 0,
+    White = 1,
+}
+
+impl Color {
+    pub fn other(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a stone could not be placed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleError {
+    Occupied(Cell),
+    /// The game already has a winner or the board is full.
+    GameOver,
+    /// A turn with the wrong number of stones: black's first turn has one, every other two.
+    StoneCount {
+        expected: usize,
+        got: usize,
+    },
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleError::Occupied(c) => write!(f, "cell {c} is occupied"),
+            RuleError::GameOver => write!(f, "the game is already over"),
+            RuleError::StoneCount { expected, got } => {
+                write!(f, "this turn takes {expected} stone(s), got {got}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// A set of windows, one bit each.
+pub type WindowSet = [u64; WINDOWS.div_ceil(64)];
+
+fn set_bit(set: &mut WindowSet, w: usize, on: bool) {
+    let bit = 1u64 << (w % 64);
+    if on {
+        set[w / 64] |= bit;
+    } else {
+        set[w / 64] &= !bit;
+    }
+}
+
+/// Iterates the windows in a set.
+pub fn windows_in(set: &WindowSet) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(i, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                i * 64 + b
+            })
+        })
+    })
+}
+
+/// Own stones in a window that make it a *threat window*: the owner completes six next turn.
+pub const THREAT_STONES: u8 = 4;
+
+/// Fixed Zobrist keys (deterministic seed: the same hashes on every run).
+static ZOBRIST: Lazy<[[u64; CELLS]; 2]> = Lazy::new(|| {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        // splitmix64
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut keys = [[0u64; CELLS]; 2];
+    for side in &mut keys {
+        for k in side.iter_mut() {
+            *k = next();
+        }
+    }
+    keys
+});
+
+const EMPTY: u8 = 0;
+
+fn cell_value(color: Color) -> u8 {
+    color as u8 + 1
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Stones {
+    cells: [u8; CELLS],
+    hash: u64,
+    counts: [u16; 2],
+    /// Stones of each colour in each window.
+    window_stones: [[u8; 2]; WINDOWS],
+    /// Windows where a colour holds at least `THREAT_STONES` and the opponent none.
+    threat_windows: [WindowSet; 2],
+    /// Windows where a colour holds at least two stones and the opponent none: where threats grow.
+    open_windows: [WindowSet; 2],
+    /// Windows where a colour holds at least three stones and the opponent none: one more
+    /// stone makes a threat window.
+    three_windows: [WindowSet; 2],
+    /// Windows entirely one colour's: a six (or part of a longer line).
+    sixes: [u16; 2],
+    /// Windows holding exactly k stones of a colour and none of the opponent's, by k (index
+    /// 0 stays zero): room to grow lines, which the evaluation weighs. Derivable from
+    /// `window_stones`, but kept so an evaluation need not read all the windows.
+    pure_windows: [[u16; WINDOW + 1]; 2],
+}
+
+impl Default for Stones {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Stones {
+    pub fn new() -> Stones {
+        Stones {
+            cells: [EMPTY; CELLS],
+            hash: 0,
+            counts: [0; 2],
+            window_stones: [[0; 2]; WINDOWS],
+            threat_windows: [[0; WINDOWS.div_ceil(64)]; 2],
+            open_windows: [[0; WINDOWS.div_ceil(64)]; 2],
+            three_windows: [[0; WINDOWS.div_ceil(64)]; 2],
+            sixes: [0; 2],
+            pure_windows: [[0; WINDOW + 1]; 2],
+        }
+    }
+
+    pub fn get(&self, c: Cell) -> Option<Color> {
+        match self.cells[c.index()] {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        }
+    }
+    pub fn is_empty(&self, c: Cell) -> bool {
+        self.cells[c.index()] == EMPTY
+    }
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    pub fn stones(&self, color: Color) -> usize {
+        self.counts[color.index()] as usize
+    }
+    pub fn stone_total(&self) -> usize {
+        (self.counts[0] + self.counts[1]) as usize
+    }
+    pub fn is_full(&self) -> bool {
+        self.stone_total() == CELLS
+    }
+    /// Whether `color` has six or more in a row.
+    pub fn has_six(&self, color: Color) -> bool {
+        self.sixes[color.index()] > 0
+    }
+    pub fn winner(&self) -> Option<Color> {
+        [Color::Black, Color::White]
+            .into_iter()
+            .find(|&c| self.has_six(c))
+    }
+    pub fn is_over(&self) -> bool {
+        self.winner().is_some() || self.is_full()
+    }
+
+    /// Whose turn it is, from the stone counts: black has one stone more after its turns,
+    /// since its first turn is a single stone.
+    pub fn side_to_move(&self) -> Color {
+        if self.counts[0] <= self.counts[1] {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// Stones the side to move places this turn: one for black's opening turn, else two
+    /// (or one, when only one empty cell is left).
+    pub fn stones_this_turn(&self) -> usize {
+        if self.stone_total() == 0 {
+            1
+        } else {
+            2.min(CELLS - self.stone_total())
+        }
+    }
+
+    pub fn window_stones(&self, w: usize) -> [u8; 2] {
+        self.window_stones[w]
+    }
+    pub fn threat_windows(&self, color: Color) -> &WindowSet {
+        &self.threat_windows[color.index()]
+    }
+    pub fn open_windows(&self, color: Color) -> &WindowSet {
+        &self.open_windows[color.index()]
+    }
+    pub fn three_windows(&self, color: Color) -> &WindowSet {
+        &self.three_windows[color.index()]
+    }
+    /// How many windows hold exactly k stones of `color` and none of the opponent's, by k.
+    pub fn pure_windows(&self, color: Color) -> &[u16; WINDOW + 1] {
+        &self.pure_windows[color.index()]
+    }
+    pub fn has_threat_window(&self, color: Color) -> bool {
+        self.threat_windows[color.index()].iter().any(|&w| w != 0)
+    }
+
+    /// Checks a whole turn against the rules without changing anything.
+    pub fn check_turn(&self, turn: &Turn) -> Result<(), RuleError> {
+        if self.is_over() {
+            return Err(RuleError::GameOver);
+        }
+        let expected = self.stones_this_turn();
+        if turn.len() != expected {
+            return Err(RuleError::StoneCount {
+                expected,
+                got: turn.len(),
+            });
+        }
+        for c in turn.cells() {
+            if !self.is_empty(c) {
+                return Err(RuleError::Occupied(c));
+            }
+        }
+        Ok(())
+    }
+
+    /// Places one stone; the cell must be empty (callers validate input first).
+    pub fn place(&mut self, c: Cell, color: Color) {
+        debug_assert!(self.is_empty(c), "place on occupied {c}");
+        let me = color.index();
+        self.cells[c.index()] = cell_value(color);
+        self.hash ^= ZOBRIST[me][c.index()];
+        self.counts[me] += 1;
+        self.update_windows(c, color, true);
+    }
+
+    /// Places a turn's stones for `color` without rule checks (the solver's lines).
+    pub fn place_turn(&mut self, turn: &Turn, color: Color) {
+        for c in turn.cells() {
+            self.place(c, color);
+        }
+    }
+
+    /// Takes back a turn placed by `place_turn`.
+    pub fn remove_turn(&mut self, turn: &Turn) {
+        for c in turn.cells() {
+            self.remove(c);
+        }
+    }
+
+    /// Removes a stone placed by `place`.
+    pub fn remove(&mut self, c: Cell) {
+        let color = self.get(c).expect("remove from an empty cell");
+        let me = color.index();
+        self.update_windows(c, color, false);
+        self.cells[c.index()] = EMPTY;
+        self.hash ^= ZOBRIST[me][c.index()];
+        self.counts[me] -= 1;
+    }
+
+    /// Sums `change(mine, theirs, added)` over the windows that stones of `color` on the
+    /// empty cells `a` and `b` would change, read without placing them: `mine` and `theirs`
+    /// are the window's stones of `color` and of the other colour now, `added` the new stones
+    /// it would hold (1 or 2). `None` as soon as `change` gives `None`.
+    #[inline]
+    pub fn sum_windows_after(
+        &self,
+        a: Cell,
+        b: Cell,
+        color: Color,
+        mut change: impl FnMut(u8, u8, u8) -> Option<i32>,
+    ) -> Option<i32> {
+        let g = &*GEOMETRY;
+        let me = color.index();
+        let mut sum = 0;
+        let mut add = |w: u16, added: u8| {
+            let stones = self.window_stones[w as usize];
+            sum += change(stones[me], stones[1 - me], added)?;
+            Some(())
+        };
+        // Only the windows of the line `a` and `b` share can hold both.
+        let shared = line_offset(a, b).map(|(d, _)| d);
+        for d in 0..4 {
+            if shared == Some(d) {
+                for &w in g.line_windows_of(a, d) {
+                    let both = g.window_cells[w as usize].contains(&b);
+                    add(w, 1 + both as u8)?;
+                }
+                for &w in g.line_windows_of(b, d) {
+                    if !g.window_cells[w as usize].contains(&a) {
+                        add(w, 1)?;
+                    }
+                }
+            } else {
+                for &w in g.line_windows_of(a, d) {
+                    add(w, 1)?;
+                }
+                for &w in g.line_windows_of(b, d) {
+                    add(w, 1)?;
+                }
+            }
+        }
+        Some(sum)
+    }
+
+    fn update_windows(&mut self, c: Cell, color: Color, add: bool) {
+        let g = &*GEOMETRY;
+        let me = color.index();
+        let them = 1 - me;
+        // Only threshold crossings change a set: a window's bits move when the mover's count
+        // passes 2 or 4 with no opposing stone, or when the first stone lands in (or the last
+        // leaves) a window the opponent was building in.
+        for &w in g.windows_of(c) {
+            let w = w as usize;
+            let counts = &mut self.window_stones[w];
+            let theirs = counts[them];
+            if add {
+                counts[me] += 1;
+                let mine = counts[me];
+                if theirs == 0 {
+                    let pure = &mut self.pure_windows[me];
+                    if mine > 1 {
+                        pure[mine as usize - 1] -= 1;
+                    }
+                    pure[mine as usize] += 1;
+                    if mine == 2 {
+                        set_bit(&mut self.open_windows[me], w, true);
+                    } else if mine == 3 {
+                        set_bit(&mut self.three_windows[me], w, true);
+                    } else if mine == THREAT_STONES {
+                        set_bit(&mut self.threat_windows[me], w, true);
+                    } else if mine as usize == WINDOW {
+                        self.sixes[me] += 1;
+                    }
+                } else if mine == 1 {
+                    self.pure_windows[them][theirs as usize] -= 1;
+                    set_bit(&mut self.open_windows[them], w, false);
+                    set_bit(&mut self.three_windows[them], w, false);
+                    set_bit(&mut self.threat_windows[them], w, false);
+                }
+            } else {
+                let mine = counts[me];
+                counts[me] -= 1;
+                if theirs == 0 {
+                    let pure = &mut self.pure_windows[me];
+                    pure[mine as usize] -= 1;
+                    if mine > 1 {
+                        pure[mine as usize - 1] += 1;
+                    }
+                    if mine == 2 {
+                        set_bit(&mut self.open_windows[me], w, false);
+                    } else if mine == 3 {
+                        set_bit(&mut self.three_windows[me], w, false);
+                    } else if mine == THREAT_STONES {
+                        set_bit(&mut self.threat_windows[me], w, false);
+                    } else if mine as usize == WINDOW {
+                        self.sixes[me] -= 1;
+                    }
+                } else if mine == 1 {
+                    self.pure_windows[them][theirs as usize] += 1;
+                    set_bit(&mut self.open_windows[them], w, theirs >= 2);
+                    set_bit(&mut self.three_windows[them], w, theirs >= 3);
+                    set_bit(&mut self.threat_windows[them], w, theirs >= THREAT_STONES);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_follow_place_and_remove() {
+        let mut s = Stones::new();
+        let row: Vec<Cell> = (0..5).map(|c| Cell::new(c, 0).unwrap()).collect();
+        for &c in &row[..4] {
+            s.place(c, Color::Black);
+        }
+        assert!(s.has_threat_window(Color::Black));
+        s.place(row[4], Color::Black);
+        s.place(Cell::new(5, 0).unwrap(), Color::White);
+        // The only window through AA..EA is now blocked.
+        assert!(!s.has_threat_window(Color::Black));
+        s.remove(Cell::new(5, 0).unwrap());
+        s.place(Cell::new(5, 0).unwrap(), Color::Black);
+        assert_eq!(s.winner(), Some(Color::Black));
+        for c in Cell::all() {
+            if !s.is_empty(c) {
+                s.remove(c);
+            }
+        }
+        assert_eq!(s, Stones::new());
+    }
+
+    /// The pure-window counts, read off the window cells one by one.
+    fn pure_windows_counted(s: &Stones, color: Color) -> [u16; WINDOW + 1] {
+        let mut counts = [0; WINDOW + 1];
+        for cells in &GEOMETRY.window_cells {
+            let mine = cells.iter().filter(|&&c| s.get(c) == Some(color)).count();
+            let theirs = cells
+                .iter()
+                .filter(|&&c| s.get(c) == Some(color.other()))
+                .count();
+            if mine > 0 && theirs == 0 {
+                counts[mine] += 1;
+            }
+        }
+        counts
+    }
+
+    #[test]
+    fn pure_windows_match_a_count_of_the_cells() {
+        let mut s = Stones::new();
+        let mut placed = Vec::new();
+        // A fixed walk over the board: stones of both colours, some taken back, so windows
+        // fill, get blocked and open again.
+        let mut x: u32 = 12345;
+        let mut most = 0;
+        for step in 0..400 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let cell = Cell::from_index((x >> 8) as usize % CELLS);
+            if step % 5 == 4 && !placed.is_empty() {
+                let c = placed.swap_remove((x >> 4) as usize % placed.len());
+                s.remove(c);
+            } else if s.is_empty(cell) {
+                let color = if x & 1 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                s.place(cell, color);
+                placed.push(cell);
+            }
+            for color in [Color::Black, Color::White] {
+                assert_eq!(
+                    *s.pure_windows(color),
+                    pure_windows_counted(&s, color),
+                    "{color} after step {step}"
+                );
+                most = most.max(
+                    (1..=WINDOW)
+                        .rfind(|&k| s.pure_windows(color)[k] > 0)
+                        .unwrap_or(0),
+                );
+            }
+        }
+        // The walk reached windows of several stones, not only single ones.
+        assert!(most >= 3, "at most {most} stones in a pure window");
+    }
+}
