@@ -9,8 +9,8 @@
 //! colour-decided pairs therefore tells how much of a match's games an openings file wastes,
 //! and the per-opening counts (`stats --by-opening`) tell which openings waste them.
 
+use super::entry::{GameEntry, complete_pairs};
 use super::game::Outcome;
-use super::summary::{GameEntry, complete_pairs};
 use crate::rules::board::Color;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -157,7 +157,7 @@ impl Colours {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::summary::TimeUse;
+    use crate::arena::entry::TimeUse;
 
     fn entry(game: usize, opening: Option<usize>, winner: Option<Color>) -> GameEntry {
         GameEntry {

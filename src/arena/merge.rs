@@ -10,10 +10,11 @@
 
 use super::StatsArgs;
 use super::decisive;
+use super::entry::{GameEntry, TimeUse};
 use super::game::Outcome;
 use super::openings::{self, Opening};
 use super::report::Report;
-use super::summary::{GameEntry, Settings, Summary, TimeUse};
+use super::summary::{Settings, Summary};
 use crate::record::Record;
 use crate::record::RecordResult;
 use crate::rules::board::Color;

@@ -33,6 +33,7 @@
 
 pub mod colours;
 pub mod decisive;
+pub mod entry;
 pub mod game;
 pub mod openings;
 pub mod process;
@@ -46,13 +47,14 @@ mod merge;
 pub mod schedule;
 
 pub use args::{MatchArgs, Shard, StatsArgs, seconds};
+pub use entry::GameEntry;
 pub use game::{GameResult, Limits, Outcome};
 pub use merge::{StatsError, collect, main as stats_main};
 pub use openings::{Opening, OpeningError};
 pub use process::EngineStartError;
 pub use report::Report;
 pub use stats::{Pentanomial, SprtSpec, SprtVerdict};
-pub use summary::{GameEntry, Settings, Summary};
+pub use summary::{Settings, Summary};
 
 use std::fmt;
 use std::process::ExitCode;

@@ -7,8 +7,8 @@
 //! how many games and pairs were distinct, and what the pairs say when each distinct pair is
 //! counted once.
 
+use super::entry::{GameEntry, complete_pairs};
 use super::stats::Pentanomial;
-use super::summary::{GameEntry, complete_pairs};
 use crate::rules::board::Color;
 use crate::rules::coord::Cell;
 use fxhash::FxHashSet;
@@ -88,7 +88,7 @@ impl Repeats {
             self.distinct_games, self.games, self.distinct_pairs, self.pairs
         );
         if let Some(e) = self.distinct().elo() {
-            let num = super::summary::text_num;
+            let num = super::stats::text_num;
             let _ = write!(
                 out,
                 "; each distinct pair once: Elo {}, 95% interval [{}, {}]",
@@ -104,8 +104,8 @@ impl Repeats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::entry::TimeUse;
     use crate::arena::game::Outcome;
-    use crate::arena::summary::TimeUse;
 
     fn entry(game: usize, moves: Option<u64>, winner: Color) -> GameEntry {
         GameEntry {

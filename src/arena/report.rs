@@ -6,10 +6,11 @@
 //! summary read back gives the same figures.
 
 use super::colours::Colours;
+use super::entry::{GameEntry, TimeUse};
 use super::game::Outcome;
 use super::repeats::Repeats;
 use super::stats::{Elo, SprtSpec, SprtVerdict, Wdl, los};
-use super::summary::{GameEntry, Settings, Summary, TimeUse, open_time_share, time_share};
+use super::summary::{Settings, Summary, open_time_share, time_share};
 use crate::record::Fault;
 use crate::rules::board::Color;
 use serde::{Deserialize, Serialize};

@@ -2,12 +2,13 @@
 
 use super::args::Shard;
 use super::decisive;
+use super::entry::{GameEntry, TimeUse, pairs_of};
 use super::game::{self, GameResult, GameSpec, Outcome};
 use super::openings::{self, Opening};
 use super::process::{self, Engine, EngineStartError, split_command};
 use super::repeats::fingerprint;
 use super::stats::SprtVerdict;
-use super::summary::{GameEntry, Settings, TimeUse, pairs_of, verdict_text};
+use super::summary::{Settings, verdict_text};
 use super::{MatchArgs, MatchError, Summary};
 use crate::record::{self, MatchInfo, Record, RecordMove, RecordResult};
 use crate::rules::board::Color;

@@ -277,6 +277,17 @@ impl std::fmt::Display for SprtSpec {
     }
 }
 
+/// An Elo figure as the summaries print it: signed, one decimal, infinities spelled out.
+pub fn text_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.1}")
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,12 +14,12 @@
 //! forcing line (see [`super::decisive`]): the replies time management is about.
 
 use super::colours::Colours;
+use super::entry::{GameEntry, TimeUse, pairs_of};
 use super::game::Outcome;
 use super::repeats::Repeats;
-use super::stats::{Elo, Pentanomial, SprtSpec, SprtState, SprtVerdict, Wdl, elo, los};
-use crate::record::{Fault, FaultKind};
+use super::stats::{Elo, Pentanomial, SprtSpec, SprtState, SprtVerdict, Wdl, elo, los, text_num};
+use crate::record::FaultKind;
 use crate::rules::board::Color;
-use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -33,88 +33,6 @@ pub struct Settings {
     pub move_time: Duration,
     pub game_time: Option<Duration>,
     pub sprt: Option<SprtSpec>,
-}
-
-/// One engine's thinking in one game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TimeUse {
-    pub moves: usize,
-    /// Total reply time in microseconds.
-    pub total_us: u64,
-    /// Longest reply in microseconds.
-    pub max_us: u64,
-    /// The first `open_moves` replies, made before the winner's final forcing line, and
-    /// their total time in microseconds. (Absent from summaries written before they were
-    /// counted: read as none.)
-    #[serde(default)]
-    pub open_moves: usize,
-    #[serde(default)]
-    pub open_us: u64,
-}
-
-impl TimeUse {
-    /// From reply times, of which the first `open` were made while the game was open; each
-    /// is truncated to whole microseconds.
-    pub fn of(times: &[Duration], open: usize) -> TimeUse {
-        let us: Vec<u64> = times.iter().map(|t| t.as_micros() as u64).collect();
-        TimeUse::of_micros(&us, open)
-    }
-
-    pub fn of_micros(us: &[u64], open: usize) -> TimeUse {
-        let open = open.min(us.len());
-        TimeUse {
-            moves: us.len(),
-            total_us: us.iter().sum(),
-            max_us: us.iter().copied().max().unwrap_or(0),
-            open_moves: open,
-            open_us: us[..open].iter().sum(),
-        }
-    }
-
-    fn add(&mut self, other: TimeUse) {
-        self.moves += other.moves;
-        self.total_us += other.total_us;
-        self.max_us = self.max_us.max(other.max_us);
-        self.open_moves += other.open_moves;
-        self.open_us += other.open_us;
-    }
-}
-
-/// One game as the summary sees it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameEntry {
-    /// 1-based game number in the match's schedule.
-    pub game: usize,
-    /// 1-based number of the opening in the openings file, if any.
-    pub opening: Option<usize>,
-    /// The engine that played black (0 = A, 1 = B).
-    pub black: usize,
-    pub outcome: Outcome,
-    pub fault: Option<Fault>,
-    /// Thinking by engine (A, B).
-    pub time: [TimeUse; 2],
-    /// The game's moves as `repeats::fingerprint`; `None` when not known (a summary
-    /// written before it was kept).
-    pub moves: Option<u64>,
-}
-
-impl GameEntry {
-    fn engine_of(&self, color: Color) -> usize {
-        if color == Color::Black {
-            self.black
-        } else {
-            1 - self.black
-        }
-    }
-
-    /// A's points in this game.
-    pub fn points_a(&self) -> f64 {
-        match self.outcome {
-            Outcome::Draw => 0.5,
-            Outcome::Win(c) if self.engine_of(c) == 0 => 1.0,
-            Outcome::Win(_) => 0.0,
-        }
-    }
 }
 
 /// One engine's side of the summary. Engine 0 is A (the first command), 1 is B.
@@ -193,25 +111,6 @@ pub fn open_time_share(settings: &Settings, time: TimeUse) -> Option<f64> {
     let cap_us = settings.move_time.as_micros() as f64;
     (settings.game_time.is_none() && time.open_moves > 0 && cap_us > 0.0)
         .then(|| time.open_us as f64 / (time.open_moves as f64 * cap_us))
-}
-
-/// The complete pairs among `entries` (sorted by game number): games 2k-1 and 2k, which
-/// play one opening with the colours swapped.
-pub fn complete_pairs(entries: &[GameEntry]) -> impl Iterator<Item = (&GameEntry, &GameEntry)> {
-    entries
-        .windows(2)
-        .filter(|w| w[0].game % 2 == 1 && w[1].game == w[0].game + 1)
-        .map(|w| (&w[0], &w[1]))
-}
-
-/// Pentanomial counts of the complete pairs among `entries` (sorted by game number).
-pub fn pairs_of(entries: &[GameEntry]) -> Pentanomial {
-    let mut p = Pentanomial::default();
-    for (a, b) in complete_pairs(entries) {
-        let points = a.points_a() + b.points_a();
-        p.counts[(2.0 * points).round() as usize] += 1;
-    }
-    p
 }
 
 impl Summary {
@@ -449,16 +348,6 @@ pub fn verdict_text(v: SprtVerdict) -> &'static str {
         SprtVerdict::H1 => "H1 accepted (elo >= elo1)",
         SprtVerdict::H0 => "H0 accepted (elo <= elo0)",
         SprtVerdict::Continue => "no decision yet",
-    }
-}
-
-pub fn text_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:+.1}")
-    } else if x > 0.0 {
-        "+inf".into()
-    } else {
-        "-inf".into()
     }
 }
 
