@@ -5,18 +5,15 @@
 //! - [`record`] (on rules): games on file;
 //! - [`arena`] (on record): matches between engine processes;
 //! - [`tools`] and [`tuning`]: show, analyse, and fitting the evaluation, on the layers below.
+//!
+//! `tests/layers.rs` checks the rule and that no import circle forms.
 
 pub mod arena;
 pub mod engine;
 pub mod protocol;
 pub mod record;
+/// The one seeded random generator: a leaf utility every layer may use.
+pub mod rng;
 pub mod rules;
 pub mod tools;
 pub mod tuning;
-
-/// Builds the lazily made tables now, so the first move's clock is not spent on them.
-pub fn warm_up() {
-    let _ = &*rules::geometry::GEOMETRY;
-    let _ = &*rules::patterns::PATTERNS;
-    let _ = rules::board::Board::new();
-}

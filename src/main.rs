@@ -1,7 +1,8 @@
 //! `connect6`: the engine on stdin/stdout, or one of the subcommands (`match`, `bench`,
-//! `stats`). The command line is declared with clap's derive API: the engine's options are
-//! the top-level flags ([`EngineArgs`]), each subcommand is one variant of [`Sub`] whose
-//! arguments live beside its code and whose `main` returns the exit code.
+//! `stats`, `show`, `analyse`, `tune`). The command line is declared with clap's derive API:
+//! the engine's options are the top-level flags ([`EngineArgs`]), each subcommand is one
+//! variant of [`Sub`] whose arguments live beside its code and whose `main` returns the exit
+//! code.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use connect6::arena::seconds;
@@ -40,6 +41,8 @@ enum Sub {
     Show(connect6::tools::show::ShowArgs),
     /// Find where a side's lost games were lost, and what the engine plays there now.
     Analyse(connect6::tools::analyse::AnalyseArgs),
+    /// Fit the evaluation's tables and make match openings (one subcommand per job).
+    Tune(connect6::tuning::jobs::TuneArgs),
 }
 
 /// The engine's options (used when no subcommand is given).
@@ -108,7 +111,7 @@ fn engine_name(v: &str) -> Result<String, String> {
 }
 
 fn play(options: &EngineArgs, born: Instant) -> ExitCode {
-    connect6::warm_up();
+    connect6::rules::warm_up();
     match options.player {
         PlayerKind::Engine => {
             let engine = Engine::new(
@@ -156,6 +159,7 @@ fn main() -> ExitCode {
         Some(Sub::Stats(args)) => connect6::arena::stats_main(args),
         Some(Sub::Show(args)) => connect6::tools::show::run(args),
         Some(Sub::Analyse(args)) => connect6::tools::analyse::run(args),
+        Some(Sub::Tune(args)) => connect6::tuning::jobs::run(args),
     }
 }
 
@@ -214,7 +218,15 @@ mod tests {
 
     #[test]
     fn help_and_version_exit_zero() {
-        for line in ["--help", "help", "match --help", "bench -h", "stats --help"] {
+        for line in [
+            "--help",
+            "help",
+            "match --help",
+            "bench -h",
+            "stats --help",
+            "tune --help",
+            "tune fit-games --help",
+        ] {
             let e = parse(line).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::DisplayHelp, "{line}");
             assert_eq!(e.exit_code(), 0);

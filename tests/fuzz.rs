@@ -19,6 +19,7 @@
 //! case, `XY` or `XY@@` for black's first stone, `new` and the colour on two lines, several
 //! lines in one write, `undo` of a turn pair and a different move in its place.
 
+use connect6::rng::Rng;
 use connect6::rules::board::{Board, Color};
 use connect6::rules::coord::{CELLS, Cell, Turn};
 use std::io::{BufRead, BufReader, Write};
@@ -26,25 +27,6 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// SplitMix64: small, seeded, good enough to pick junk.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
 
 fn env_number(name: &str, default: usize) -> usize {
     match std::env::var(name) {
@@ -340,7 +322,7 @@ fn junk_between_moves() {
     let total = env_number("FUZZ_LINES", 5000);
     let mean_junk = env_number("FUZZ_JUNK", 8);
     let seed = env_number("FUZZ_SEED", 1) as u64;
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut engine = Engine::start();
     let mut model = Model {
         board: Board::new(),

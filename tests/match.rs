@@ -421,7 +421,7 @@ fn json_summary_carries_the_statistics() {
         let got = json["engines"][e]["time_share"].as_f64().unwrap();
         assert!((got - share).abs() < 1e-4, "{got} vs {share}");
     }
-    let report: connect6::arena::Report = serde_json::from_value(json).expect("typed");
+    let report: connect6::arena::JsonReport = serde_json::from_value(json).expect("typed");
     let (settings, entries) = report.into_parts().expect("parts");
     let again = Summary::new(settings, entries);
     assert_eq!(

@@ -33,7 +33,7 @@ const FEW_SURVIVE: [&str; 1] = ["JJ HJHI IKHL GMHK KIKK LHHH HGKJ"];
 /// by brute force over the windows' cells (a blocker elsewhere blocks nothing).
 fn blocking_sets(board: &Board, attacker: Color) -> Vec<Vec<Cell>> {
     let g = &*GEOMETRY;
-    let windows: Vec<usize> = windows_in(board.threat_windows(attacker)).collect();
+    let windows: Vec<usize> = windows_in(board.as_stones().threat_windows(attacker)).collect();
     let mut cells: Vec<Cell> = windows
         .iter()
         .flat_map(|&w| g.window_cells[w].iter().copied())
@@ -72,7 +72,7 @@ fn wins_against_every_defence(
     singles: &mut usize,
 ) -> bool {
     let attacker = board.side_to_move();
-    let Verdict::Win(turn) = solver.solve(board, limits(depth)) else {
+    let Verdict::Win(turn) = solver.solve(board.as_stones(), limits(depth)) else {
         return false;
     };
     let mut b = board.clone();
@@ -118,7 +118,7 @@ fn single_threat_wins_hold_against_every_defence() {
     for p in SINGLE_THREAT_WINS {
         let board = Board::from_turns(p).unwrap();
         let double_only = Solver::new(1 << 16).solve(
-            &board,
+            board.as_stones(),
             SolveLimits::new(8, 200_000, None).double_threats_only(),
         );
         assert_eq!(double_only, Verdict::NoWin, "double threats alone win {p}");
@@ -176,7 +176,7 @@ fn the_lost_games_cheaper_wins_are_still_found() {
         let attacker = w.board.side_to_move();
         let mut solver = Solver::new(1 << 16);
         let limits = SolveLimits::new(11, CHEAP_PROOF_BUDGET, None);
-        let Verdict::Win(turn) = solver.solve(&w.board, limits) else {
+        let Verdict::Win(turn) = solver.solve(w.board.as_stones(), limits) else {
             panic!("no win found in {} ({} nodes)", w.game, solver.nodes());
         };
         // The first turn is a forcing one: the attacker threatens, the defender does not.
@@ -216,7 +216,7 @@ fn a_deeper_check_sees_the_turn_that_lost_a_game() {
 fn solver_finds_nothing_where_there_is_nothing() {
     // The opening position: no threats anywhere near.
     let board = Board::from_turns("JJ KJKK IIHH").unwrap();
-    let verdict = Solver::new(1 << 12).solve(&board, SolveLimits::new(6, 100_000, None));
+    let verdict = Solver::new(1 << 12).solve(board.as_stones(), SolveLimits::new(6, 100_000, None));
     assert_eq!(verdict, Verdict::NoWin);
 }
 
@@ -263,7 +263,8 @@ fn engine_finds_a_turn_that_survives() {
         let turn = Searcher::new(16).search(&board, engine_limits(2.0)).best;
         let mut after = board.clone();
         after.play_turn(&turn).unwrap();
-        let verdict = Solver::new(1 << 16).solve(&after, SolveLimits::new(6, 200_000, None));
+        let verdict =
+            Solver::new(1 << 16).solve(after.as_stones(), SolveLimits::new(6, 200_000, None));
         assert!(
             !matches!(verdict, Verdict::Win(_)),
             "{turn} loses to a threat sequence in {p}"
@@ -305,7 +306,7 @@ fn a_free_stone_that_grows_a_counter_threat_is_answered() {
     let board = Board::from_turns("JJ HHIH KHKI HJIK KGKJ KEKK").unwrap();
     let mut solver = Solver::new(1 << 18);
     let limits = SolveLimits::new(11, 2_000_000, None);
-    let Verdict::Win(turn) = solver.solve(&board, limits) else {
+    let Verdict::Win(turn) = solver.solve(board.as_stones(), limits) else {
         panic!("no win found");
     };
     let mut after = board.clone();
@@ -316,7 +317,7 @@ fn a_free_stone_that_grows_a_counter_threat_is_answered() {
         let mut b = after.clone();
         b.play_turn(&reply).unwrap();
         assert!(
-            matches!(solver.solve(&b, limits), Verdict::Win(_)),
+            matches!(solver.solve(b.as_stones(), limits), Verdict::Win(_)),
             "{turn} falls to {reply}"
         );
     }

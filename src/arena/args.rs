@@ -1,8 +1,7 @@
 //! Command-line options of `connect6 match` and `connect6 stats` (clap derive), and the value
 //! parsers they share with the engine's own options.
 
-use super::TOLERANCE;
-use super::game::Limits;
+use super::game::{ReplyLimits, TOLERANCE};
 use super::stats::SprtSpec;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -135,8 +134,8 @@ impl MatchArgs {
     }
 
     /// The time limits the referee enforces.
-    pub fn limits(&self) -> Limits {
-        Limits {
+    pub fn limits(&self) -> ReplyLimits {
+        ReplyLimits {
             move_time: self.move_time,
             game_time: self.game_time,
             tolerance: TOLERANCE,

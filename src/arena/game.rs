@@ -5,17 +5,20 @@
 //! `min(move time, remaining game time) + tolerance`; silence is a late reply.
 
 use super::openings::Opening;
-use super::process::{Engine, Received};
+use super::process::{EngineProcess, Received};
 use crate::record::{Fault, FaultKind};
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::{Cell, CoordError, Turn};
 use std::time::{Duration, Instant};
 
+/// Slack added to every time limit before a reply counts as late.
+pub const TOLERANCE: Duration = Duration::from_millis(200);
+
 /// How long engines get to exit after `quit` before they are killed.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
 
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct ReplyLimits {
     pub move_time: Duration,
     /// Total thinking time per side and game, if limited.
     pub game_time: Option<Duration>,
@@ -36,7 +39,7 @@ pub struct GameSpec<'a> {
     /// Engine commands by colour (black, white).
     pub commands: [&'a str; 2],
     pub opening: Option<&'a Opening>,
-    pub limits: Limits,
+    pub limits: ReplyLimits,
     /// Forward black's first stone as `XY` instead of `XY@@`.
     pub short_first: bool,
     pub discard_stderr: bool,
@@ -57,7 +60,7 @@ pub struct GameResult {
 
 struct Game<'a> {
     spec: &'a GameSpec<'a>,
-    engines: [Option<Engine>; 2],
+    engines: [Option<EngineProcess>; 2],
     board: Board,
     stones: Vec<(Color, Cell)>,
     move_times: [Vec<Duration>; 2],
@@ -210,7 +213,8 @@ impl<'a> Game<'a> {
 
     /// Sends `end` and `quit` to both engines and reaps them.
     fn finish(&mut self) {
-        let mut running: Vec<Engine> = self.engines.iter_mut().filter_map(Option::take).collect();
+        let mut running: Vec<EngineProcess> =
+            self.engines.iter_mut().filter_map(Option::take).collect();
         for e in &mut running {
             let _ = e.send("end");
             let _ = e.send("quit");
@@ -224,10 +228,10 @@ impl<'a> Game<'a> {
 
 /// Plays one game with fresh engine processes.
 pub fn play(spec: &GameSpec) -> GameResult {
-    let mut engines: [Option<Engine>; 2] = [None, None];
+    let mut engines: [Option<EngineProcess>; 2] = [None, None];
     let mut start_fault = None;
     for color in [Color::Black, Color::White] {
-        match Engine::spawn(
+        match EngineProcess::spawn(
             spec.commands[color.index()],
             spec.discard_stderr,
             spec.cpus.as_deref(),

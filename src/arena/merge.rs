@@ -8,15 +8,16 @@
 //! without the match field (competition records, or records of an older `connect6`) are
 //! refused: they do not say which game of which match they are.
 
-use super::StatsArgs;
+use super::args::StatsArgs;
 use super::decisive;
 use super::entry::{GameEntry, TimeUse};
 use super::game::Outcome;
 use super::openings::{self, Opening};
-use super::report::Report;
+use super::report::JsonReport;
 use super::summary::{Settings, Summary};
 use crate::record::Record;
 use crate::record::RecordResult;
+use crate::record::files::files_in;
 use crate::rules::board::Color;
 use crate::rules::coord::Cell;
 use std::collections::BTreeMap;
@@ -60,7 +61,7 @@ fn from_record(path: &Path, text: &str) -> Result<(Settings, Vec<GameEntry>), St
         names.swap(0, 1);
     }
     let sprt = match &info.sprt {
-        Some(text) => Some(super::SprtSpec::parse(text).map_err(|e| error(path, e))?),
+        Some(text) => Some(super::stats::SprtSpec::parse(text).map_err(|e| error(path, e))?),
         None => None,
     };
     let outcome = match record.result {
@@ -98,24 +99,9 @@ fn from_record(path: &Path, text: &str) -> Result<(Settings, Vec<GameEntry>), St
 }
 
 fn from_json(path: &Path, text: &str) -> Result<(Settings, Vec<GameEntry>), StatsError> {
-    let report: Report =
+    let report: JsonReport =
         serde_json::from_str(text).map_err(|e| error(path, format!("not a JSON summary: {e}")))?;
     report.into_parts().map_err(|e| error(path, e))
-}
-
-/// The files a path stands for, in name order.
-fn files(path: &Path) -> Result<Vec<PathBuf>, StatsError> {
-    if !path.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let entries = std::fs::read_dir(path).map_err(|e| error(path, e.to_string()))?;
-    let mut found: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "txt" || x == "json"))
-        .collect();
-    found.sort();
-    Ok(found)
 }
 
 /// Reads every input and merges them into one summary.
@@ -123,7 +109,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<Summary, StatsError> {
     let mut settings: Option<(Settings, PathBuf)> = None;
     let mut games: BTreeMap<usize, (GameEntry, PathBuf)> = BTreeMap::new();
     for path in paths {
-        for file in files(path)? {
+        for file in files_in(path, &["txt", "json"]).map_err(|e| error(path, e.to_string()))? {
             let text = std::fs::read_to_string(&file).map_err(|e| error(&file, e.to_string()))?;
             let (s, entries) = if file.extension().is_some_and(|x| x == "json") {
                 from_json(&file, &text)?

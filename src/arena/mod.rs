@@ -48,66 +48,16 @@ pub mod schedule;
 
 pub use args::{MatchArgs, Shard, StatsArgs, seconds};
 pub use entry::GameEntry;
-pub use game::{GameResult, Limits, Outcome};
+pub use game::{GameResult, Outcome, ReplyLimits, TOLERANCE};
 pub use merge::{StatsError, collect, main as stats_main};
 pub use openings::{Opening, OpeningError};
 pub use process::EngineStartError;
-pub use report::Report;
+pub use report::JsonReport;
+pub use schedule::{MatchError, run};
 pub use stats::{Pentanomial, SprtSpec, SprtVerdict};
 pub use summary::{Settings, Summary};
 
-use std::fmt;
 use std::process::ExitCode;
-use std::time::Duration;
-
-/// Slack added to every time limit before a reply counts as late.
-pub const TOLERANCE: Duration = Duration::from_millis(200);
-
-/// Everything that stops a match before (or instead of) playing it.
-#[derive(Debug)]
-pub enum MatchError {
-    Opening(OpeningError),
-    /// An engine command that does not start; `engine` is `A` or `B`.
-    Engine {
-        engine: char,
-        error: EngineStartError,
-    },
-    /// The records directory cannot be created.
-    RecordsDir {
-        path: std::path::PathBuf,
-        error: std::io::Error,
-    },
-}
-
-impl fmt::Display for MatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MatchError::Opening(e) => write!(f, "{e}"),
-            MatchError::Engine { engine, error } => write!(f, "engine {engine}: {error}"),
-            MatchError::RecordsDir { path, error } => {
-                write!(
-                    f,
-                    "cannot create records directory {}: {error}",
-                    path.display()
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for MatchError {}
-
-impl From<OpeningError> for MatchError {
-    fn from(e: OpeningError) -> Self {
-        MatchError::Opening(e)
-    }
-}
-
-/// Runs a whole match: checks the openings and engine commands, plays every game, writes the
-/// records, and returns the summary. Nothing is played when a check fails.
-pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
-    schedule::run(config)
-}
 
 /// Entry point of `connect6 match`. Exit codes: 0 after a match (whatever its result), 2
 /// when the match cannot start (bad openings, an engine that does not start).

@@ -57,7 +57,7 @@ pub enum Received {
 }
 
 /// A running engine.
-pub struct Engine {
+pub struct EngineProcess {
     command: String,
     child: Child,
     stdin: Option<ChildStdin>,
@@ -105,7 +105,7 @@ pub fn cpu_share(slot: usize, slots: usize, cores: usize) -> String {
     }
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts `command`; its stderr is inherited unless `discard_stderr`. With `cpus` (a
     /// list such as `0` or `2-3`) the process is pinned to those cores where `taskset` is
     /// available, and runs unpinned (with a warning, once) where it is not.
@@ -113,7 +113,7 @@ impl Engine {
         command: &str,
         discard_stderr: bool,
         cpus: Option<&str>,
-    ) -> Result<Engine, EngineStartError> {
+    ) -> Result<EngineProcess, EngineStartError> {
         let mut words = split_command(command)?;
         if let Some(list) = cpus.filter(|_| taskset_available()) {
             words.splice(
@@ -160,7 +160,7 @@ impl Engine {
                 }
             });
         }
-        Ok(Engine {
+        Ok(EngineProcess {
             command: command.to_string(),
             child,
             stdin,
@@ -235,7 +235,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         // `reap` leaves an exited child; anything still running here is killed, never leaked.
         if let Ok(None) = self.child.try_wait() {

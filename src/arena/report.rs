@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Report {
+pub struct JsonReport {
     pub games: usize,
     pub settings: SettingsJson,
     pub engines: [EngineJson; 2],
@@ -149,16 +149,8 @@ fn engine_id(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("engine '{text}' is neither A nor B"))
 }
 
-fn color_named(text: &str) -> Result<Color, String> {
-    match text {
-        "black" => Ok(Color::Black),
-        "white" => Ok(Color::White),
-        _ => Err(format!("colour '{text}' is neither black nor white")),
-    }
-}
-
 impl Summary {
-    pub fn to_report(&self) -> Report {
+    pub fn to_report(&self) -> JsonReport {
         let s = &self.settings;
         let engines = [0, 1].map(|e| {
             let st = &self.engines[e];
@@ -210,7 +202,7 @@ impl Summary {
                 moves: g.moves.map(|m| format!("{m:016x}")),
             })
             .collect();
-        Report {
+        JsonReport {
             games: self.games.len(),
             settings: SettingsJson {
                 move_time: s.move_time.as_secs_f64(),
@@ -242,7 +234,7 @@ impl Summary {
     }
 }
 
-impl Report {
+impl JsonReport {
     /// The settings and games the summary was made from.
     pub fn into_parts(self) -> Result<(Settings, Vec<GameEntry>), String> {
         let seconds = |x: f64| {
@@ -260,12 +252,12 @@ impl Report {
         for r in self.results {
             let outcome = match r.winner.as_str() {
                 "draw" => Outcome::Draw,
-                w => Outcome::Win(color_named(w)?),
+                w => Outcome::Win(w.parse::<Color>().map_err(|e| e.to_string())?),
             };
             let fault = match self.faults.iter().find(|f| f.game == r.game) {
                 Some(f) => Some(Fault {
                     kind: f.kind.parse()?,
-                    color: color_named(&f.color)?,
+                    color: f.color.parse::<Color>().map_err(|e| e.to_string())?,
                     detail: f.detail.clone(),
                 }),
                 None => None,

@@ -1,17 +1,20 @@
 //! Running a match: startup checks, game scheduling over worker threads, progress, records.
 
+use super::args::MatchArgs;
 use super::args::Shard;
 use super::decisive;
 use super::entry::{GameEntry, TimeUse, pairs_of};
 use super::game::{self, GameResult, GameSpec, Outcome};
+use super::openings::OpeningError;
 use super::openings::{self, Opening};
-use super::process::{self, Engine, EngineStartError, split_command};
+use super::process::{self, EngineProcess, EngineStartError, split_command};
 use super::repeats::fingerprint;
 use super::stats::SprtVerdict;
+use super::summary::Summary;
 use super::summary::{Settings, verdict_text};
-use super::{MatchArgs, MatchError, Summary};
 use crate::record::{self, MatchInfo, Record, RecordMove, RecordResult};
 use crate::rules::board::Color;
+use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -36,11 +39,12 @@ fn probe(config: &MatchArgs) -> Result<[String; 2], MatchError> {
     let mut started = Vec::new();
     for (i, command) in config.engines().iter().enumerate() {
         let engine_id = ['A', 'B'][i];
-        let mut engine =
-            Engine::spawn(command, config.quiet, None).map_err(|error| MatchError::Engine {
+        let mut engine = EngineProcess::spawn(command, config.quiet, None).map_err(|error| {
+            MatchError::Engine {
                 engine: engine_id,
                 error,
-            })?;
+            }
+        })?;
         if engine.send("name?").is_err() {
             let error = EngineStartError::Exited {
                 command: command.clone(),
@@ -52,7 +56,7 @@ fn probe(config: &MatchArgs) -> Result<[String; 2], MatchError> {
         }
         started.push(engine);
     }
-    let deadline = Instant::now() + config.move_time + super::TOLERANCE;
+    let deadline = Instant::now() + config.move_time + game::TOLERANCE;
     let mut names = [String::new(), String::new()];
     for (i, engine) in started.iter().enumerate() {
         let name = engine
@@ -190,6 +194,46 @@ fn progress(done: usize, total: usize, points: [f64; 2], names: &[String; 2], sp
         names[0], points[0], points[1], names[1]
     );
     let _ = err.flush();
+}
+
+/// Everything that stops a match before (or instead of) playing it.
+#[derive(Debug)]
+pub enum MatchError {
+    Opening(OpeningError),
+    /// An engine command that does not start; `engine` is `A` or `B`.
+    Engine {
+        engine: char,
+        error: EngineStartError,
+    },
+    /// The records directory cannot be created.
+    RecordsDir {
+        path: std::path::PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Opening(e) => write!(f, "{e}"),
+            MatchError::Engine { engine, error } => write!(f, "engine {engine}: {error}"),
+            MatchError::RecordsDir { path, error } => {
+                write!(
+                    f,
+                    "cannot create records directory {}: {error}",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+impl From<OpeningError> for MatchError {
+    fn from(e: OpeningError) -> Self {
+        MatchError::Opening(e)
+    }
 }
 
 pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {

@@ -15,7 +15,10 @@ pub const WIN_BOUND: i32 = WIN - 1000;
 pub fn evaluate(board: &Board, me: Color) -> i32 {
     let them = me.other();
     pattern_term(board.pattern_counts(me), board.pattern_counts(them))
-        + window_term(board.pure_windows(me), board.pure_windows(them))
+        + window_term(
+            board.as_stones().pure_windows(me),
+            board.as_stones().pure_windows(them),
+        )
 }
 
 /// `evaluate` for the side to move after `color` places stones on the empty cells `a` and
@@ -24,8 +27,12 @@ pub fn evaluate(board: &Board, me: Color) -> i32 {
 /// no threat window before.
 pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i32> {
     let (mover, waiting) = (color.other(), color);
-    let windows = window_term(board.pure_windows(mover), board.pure_windows(waiting))
-        + board.sum_windows_after(a, b, color, window_change)?;
+    let windows = window_term(
+        board.as_stones().pure_windows(mover),
+        board.as_stones().pure_windows(waiting),
+    ) + board
+        .as_stones()
+        .sum_windows_after(a, b, color, window_change)?;
     let counts = board.pattern_counts_after(a, b, color);
     let score = pattern_term(&counts[mover.index()], &counts[waiting.index()]) + windows;
     #[cfg(debug_assertions)]
@@ -106,8 +113,8 @@ mod tests {
             b.pattern_counts(Color::Black),
             b.pattern_counts(Color::White)
         );
-        assert_eq!(b.pure_windows(Color::Black)[1], 24);
-        assert_eq!(b.pure_windows(Color::White)[1], 3);
+        assert_eq!(b.as_stones().pure_windows(Color::Black)[1], 24);
+        assert_eq!(b.as_stones().pure_windows(Color::White)[1], 3);
         assert!(evaluate(&b, Color::Black) > 0);
         assert!(evaluate(&b, Color::White) < 0);
     }

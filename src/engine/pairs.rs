@@ -186,7 +186,7 @@ pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
     }
     let mut ranked = ArrayVec::<(i32, Cell), CELLS>::new();
 
-    if let Some(cells) = winning_cells(board, me) {
+    if let Some(cells) = winning_cells(board.as_stones(), me) {
         let turn = match cells.as_slice() {
             [a, b] => ordered(*a, *b),
             [a] => {
@@ -204,7 +204,7 @@ pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
     }
 
     if board.has_threat_window(opp) {
-        let blocks = blocks(board, opp);
+        let blocks = blocks(board.as_stones(), opp);
         for &(a, b) in &blocks.pairs {
             let score = cell_score(board, a, me) + cell_score(board, b, me);
             push_unique(out, score, ordered(a, b));

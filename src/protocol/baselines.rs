@@ -3,27 +3,20 @@
 use crate::engine::eval::evaluate;
 use crate::engine::pairs::{Pairs, any_legal_turn, generate};
 use crate::protocol::session::Player;
+use crate::rng::Rng;
 use crate::rules::board::Board;
 use crate::rules::coord::{Cell, Turn};
 
 /// Plays uniformly random cells next to stones (any cell on an empty board).
 pub struct RandomPlayer {
-    state: u64,
+    rng: Rng,
 }
 
 impl RandomPlayer {
     pub fn new(seed: u64) -> RandomPlayer {
         RandomPlayer {
-            state: seed ^ 0x2545_F491_4F6C_DD1D,
+            rng: Rng::new(seed),
         }
-    }
-
-    fn next(&mut self, below: usize) -> usize {
-        // xorshift64*
-        self.state ^= self.state >> 12;
-        self.state ^= self.state << 25;
-        self.state ^= self.state >> 27;
-        (self.state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % below.max(1)
     }
 }
 
@@ -37,11 +30,11 @@ impl Player for RandomPlayer {
         if near.len() < board.stones_this_turn() {
             near = Cell::all().filter(|&c| board.is_empty(c)).collect();
         }
-        let a = near.swap_remove(self.next(near.len()));
+        let a = near.swap_remove(self.rng.below(near.len()));
         if board.stones_this_turn() == 1 {
             return Turn::one(a);
         }
-        let b = near[self.next(near.len())];
+        let b = near[self.rng.below(near.len())];
         Turn::two(a, b)
     }
 

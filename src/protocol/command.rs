@@ -99,11 +99,8 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 fn colour(word: &str) -> Result<Color, ParseError> {
-    match word.to_ascii_lowercase().as_str() {
-        "black" => Ok(Color::Black),
-        "white" => Ok(Color::White),
-        _ => Err(ParseError::BadColour(word.to_string())),
-    }
+    word.parse()
+        .map_err(|_| ParseError::BadColour(word.to_string()))
 }
 
 impl FromStr for Command {
@@ -115,31 +112,14 @@ impl FromStr for Command {
         let mut words = line.split_ascii_whitespace();
         let head = words.next().unwrap_or("").to_ascii_lowercase();
         let args: Vec<&str> = words.collect();
-        let name: &'static str = match head.as_str() {
-            "name?" => "name?",
-            "new" => "new",
-            "move" => "move",
-            "end" => "end",
-            "error" => "error",
-            "quit" => "quit",
-            "black" => "black",
-            "white" => "white",
-            "next" => "next",
-            "board" => "board",
-            "undo" => "undo",
-            "help" => "help",
-            "depth" => "depth",
-            "time" => "time",
-            _ => return Err(ParseError::UnknownCommand(head)),
-        };
-        let none = |cmd: Command| match args.first() {
+        let none = |name: &'static str, cmd: Command| match args.first() {
             None => Ok(cmd),
             Some(extra) => Err(ParseError::UnexpectedArgument {
                 command: name,
                 extra: extra.to_string(),
             }),
         };
-        let one = |expected: &'static str| match args.as_slice() {
+        let one = |name: &'static str, expected: &'static str| match args.as_slice() {
             [a] => Ok(*a),
             [] => Err(ParseError::MissingArgument {
                 command: name,
@@ -150,30 +130,32 @@ impl FromStr for Command {
                 extra: extra.to_string(),
             }),
         };
-        match name {
-            "name?" => none(Command::Name),
+        // The command word is matched once; each arm names itself for its errors.
+        match head.as_str() {
+            "name?" => none("name?", Command::Name),
             "new" => match args.as_slice() {
                 [] => Ok(Command::New(None)),
-                _ => Ok(Command::New(Some(colour(one("a colour")?)?))),
+                _ => Ok(Command::New(Some(colour(one("new", "a colour")?)?))),
             },
             "move" => {
-                let text = one("stones, e.g. 'move JJKK'")?;
+                let text = one("move", "stones, e.g. 'move JJKK'")?;
                 Turn::parse(text)
                     .map(Command::Move)
                     .map_err(|error| ParseError::BadStones {
-                        command: name,
+                        command: "move",
                         error,
                     })
             }
             // The winner's colour, if given, is accepted as information.
             "end" => match args.as_slice() {
                 [] => Ok(Command::End),
-                _ => colour(one("at most a colour")?).map(|_| Command::End),
+                _ => colour(one("end", "at most a colour")?).map(|_| Command::End),
             },
             "error" => Ok(Command::RefereeError),
-            "quit" => none(Command::Quit),
-            "black" | "white" => {
-                let c = colour(name)?;
+            "quit" => none("quit", Command::Quit),
+            word @ ("black" | "white") => {
+                let c = colour(word)?;
+                let name = c.name();
                 if args.is_empty() {
                     return Ok(Command::Colour(c));
                 }
@@ -185,16 +167,16 @@ impl FromStr for Command {
                         error,
                     })
             }
-            "next" => none(Command::Next),
-            "board" => none(Command::Board),
-            "undo" => none(Command::Undo),
-            "help" => none(Command::Help),
+            "next" => none("next", Command::Next),
+            "board" => none("board", Command::Board),
+            "undo" => none("undo", Command::Undo),
+            "help" => none("help", Command::Help),
             "depth" => {
-                let text = one("a number of turns, 1..=60")?;
+                let text = one("depth", "a number of turns, 1..=60")?;
                 match text.parse::<u8>() {
                     Ok(d) if (1..=60).contains(&d) => Ok(Command::Depth(d)),
                     _ => Err(ParseError::BadNumber {
-                        command: name,
+                        command: "depth",
                         text: text.to_string(),
                     }),
                 }
@@ -224,16 +206,16 @@ impl FromStr for Command {
                 }
             }
             "time" => {
-                let text = one("seconds per move")?;
+                let text = one("time", "seconds per move")?;
                 match text.parse::<f64>() {
                     Ok(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => Ok(Command::Time(t)),
                     _ => Err(ParseError::BadNumber {
-                        command: name,
+                        command: "time",
                         text: text.to_string(),
                     }),
                 }
             }
-            _ => unreachable!("every listed word is handled"),
+            _ => Err(ParseError::UnknownCommand(head)),
         }
     }
 }

@@ -87,7 +87,7 @@ impl fmt::Display for LineError {
 
 /// What handling a command produced.
 #[derive(Debug, PartialEq)]
-pub enum Outcome {
+pub enum Response {
     Silent,
     Reply(String),
     Quit,
@@ -139,8 +139,8 @@ impl<P: Player> Session<P> {
     }
 
     /// Applies one command; on error nothing has changed.
-    pub fn handle(&mut self, command: Command) -> Result<Outcome, SessionError> {
-        use Outcome::*;
+    pub fn handle(&mut self, command: Command) -> Result<Response, SessionError> {
+        use Response::*;
         if matches!(
             command,
             Command::New(_)
@@ -229,7 +229,7 @@ impl<P: Player> Session<P> {
         })
     }
 
-    fn start(&mut self, colour: Color) -> Outcome {
+    fn start(&mut self, colour: Color) -> Response {
         self.board = Board::new();
         self.history.clear();
         self.player.new_game();
@@ -240,11 +240,11 @@ impl<P: Player> Session<P> {
         if colour == Color::Black {
             self.reply()
         } else {
-            Outcome::Silent
+            Response::Silent
         }
     }
 
-    fn opponent_moved(&mut self, turn: Turn) -> Result<Outcome, SessionError> {
+    fn opponent_moved(&mut self, turn: Turn) -> Result<Response, SessionError> {
         let me = self.me.ok_or(SessionError::NoGame("move"))?;
         if self.board.is_over() {
             return Err(RuleError::GameOver.into());
@@ -265,7 +265,7 @@ impl<P: Player> Session<P> {
             // the next game.
             log::info!("the opponent's move ends the game");
             self.player.ponder_stop();
-            return Ok(Outcome::Silent);
+            return Ok(Response::Silent);
         }
         Ok(self.reply())
     }
@@ -308,7 +308,7 @@ impl<P: Player> Session<P> {
     }
 
     /// Thinks, plays and spells our turn. Never emits an illegal one.
-    fn reply(&mut self) -> Outcome {
+    fn reply(&mut self) -> Response {
         let mut turn = self.player.choose(&self.board);
         if let Err(e) = self.board.check_turn(&turn) {
             log::error!("search proposed an illegal turn {turn} ({e}); playing a legal one");
@@ -320,7 +320,7 @@ impl<P: Player> Session<P> {
         if let Some(w) = self.board.winner() {
             log::info!("{w} wins with {turn}");
         }
-        Outcome::Reply(format!("move {}", turn.to_protocol(self.long_first_move)))
+        Response::Reply(format!("move {}", turn.to_protocol(self.long_first_move)))
     }
 }
 
@@ -427,19 +427,19 @@ pub fn serve<P: Player>(
         let result = read.and_then(|()| {
             let text = decode(&buf)?;
             if text.trim().is_empty() {
-                return Ok(Outcome::Silent);
+                return Ok(Response::Silent);
             }
             let command: Command = text.parse().map_err(LineError::Parse)?;
             session.handle(command).map_err(LineError::Session)
         });
         match result {
-            Ok(Outcome::Silent) => {}
-            Ok(Outcome::Reply(line)) => {
+            Ok(Response::Silent) => {}
+            Ok(Response::Reply(line)) => {
                 writeln!(output, "{line}")?;
                 output.flush()?;
                 session.wait_for_opponent();
             }
-            Ok(Outcome::Quit) => break,
+            Ok(Response::Quit) => break,
             Err(e) => log::error!("{e}"),
         }
     }
@@ -505,7 +505,7 @@ mod tests {
         s.handle("white SSAS".parse().unwrap()).unwrap();
         s.handle("white QQAQ".parse().unwrap()).unwrap();
         s.handle("white SOAO".parse().unwrap()).unwrap();
-        assert_eq!(s.handle("move JFKK".parse().unwrap()), Ok(Outcome::Silent));
+        assert_eq!(s.handle("move JFKK".parse().unwrap()), Ok(Response::Silent));
         assert_eq!(s.board().winner(), Some(Color::Black));
     }
 
@@ -523,10 +523,10 @@ mod tests {
         assert_eq!(s.handle(Command::Undo), Err(SessionError::NothingToUndo));
         s.handle("new white".parse().unwrap()).unwrap();
         let reply = s.handle("move JJ".parse().unwrap()).unwrap();
-        assert_eq!(reply, Outcome::Reply("move AABA".into()));
+        assert_eq!(reply, Response::Reply("move AABA".into()));
         assert_eq!(s.board().stone_total(), 3);
         // Our reply goes first; the engine does not move again by itself.
-        assert_eq!(s.handle(Command::Undo), Ok(Outcome::Silent));
+        assert_eq!(s.handle(Command::Undo), Ok(Response::Silent));
         assert_eq!(s.board().stone_total(), 1);
         assert_eq!(s.board().side_to_move(), Color::White);
         assert_eq!(

@@ -4,6 +4,7 @@
 use super::{Record, RecordResult};
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::{Cell, Turn};
+use crate::rules::stones::PlaceTurn;
 use std::path::Path;
 
 /// One turn of a game and the side that played it.

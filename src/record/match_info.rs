@@ -97,14 +97,6 @@ fn times(key: &str, value: &str) -> Result<Vec<u64>, String> {
     value.split(',').map(|t| number(key, t)).collect()
 }
 
-fn color_named(text: &str) -> Result<Color, String> {
-    match text {
-        "black" => Ok(Color::Black),
-        "white" => Ok(Color::White),
-        _ => Err(format!("'{text}' is not a colour")),
-    }
-}
-
 impl MatchInfo {
     /// Reads the field's text (between `[` and `]`).
     pub fn parse(text: &str) -> Result<MatchInfo, String> {
@@ -139,7 +131,7 @@ impl MatchInfo {
             };
             Ok(Fault {
                 kind: kind.parse()?,
-                color: color_named(color)?,
+                color: color.parse::<Color>().map_err(|e| e.to_string())?,
                 detail: unescape(detail)?,
             })
         })?;

@@ -4,6 +4,7 @@
 
 pub mod draw;
 pub mod fault;
+pub mod files;
 pub mod format;
 pub mod game;
 mod match_info;

@@ -2,13 +2,14 @@
 //! plus incrementally kept line patterns (per-line pattern keys and the pattern counts they
 //! give) and each cell's stone neighbourhood. It knows nothing of search or I/O.
 
-pub use crate::rules::stones::{Color, RuleError, Stones, THREAT_STONES, WindowSet, windows_in};
+pub use crate::rules::stones::{
+    Color, PlaceTurn, RuleError, Stones, THREAT_STONES, WindowSet, windows_in,
+};
 
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot, slot_steps};
 use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
 use once_cell::sync::Lazy;
-use std::ops::Deref;
 
 /// What a stone adds to (or, negated in wrapping arithmetic, takes from) the key of a
 /// neighbour that has it in `slot`: an own digit (1) for its colour, a blocker (2) for the
@@ -84,15 +85,6 @@ pub struct Board {
     nearby: [u8; CELLS],
 }
 
-/// The rules core is read straight through the board; it is changed only by `Board::place`
-/// and `Board::remove`, which keep the patterns in step.
-impl Deref for Board {
-    type Target = Stones;
-    fn deref(&self) -> &Stones {
-        &self.stones
-    }
-}
-
 /// Debug builds: true once in 64 calls on this thread, for cross-checks too costly to run
 /// on every move.
 #[cfg(debug_assertions)]
@@ -102,6 +94,17 @@ pub fn debug_sample() -> bool {
         c.set(c.get().wrapping_add(1));
         c.get().is_multiple_of(64)
     })
+}
+
+impl PlaceTurn for Board {
+    #[inline]
+    fn place(&mut self, c: Cell, color: Color) {
+        Board::place(self, c, color)
+    }
+    #[inline]
+    fn remove(&mut self, c: Cell) {
+        Board::remove(self, c)
+    }
 }
 
 impl Default for Board {
@@ -122,6 +125,60 @@ impl Board {
             pattern_counts: [[0; PATTERN_COUNT]; 2],
             nearby: [0; CELLS],
         }
+    }
+
+    /// The rules core under the patterns: what the solver searches on.
+    pub fn as_stones(&self) -> &Stones {
+        &self.stones
+    }
+
+    // The rules' questions, answered by the core (the patterns never change them).
+    #[inline]
+    pub fn get(&self, c: Cell) -> Option<Color> {
+        self.stones.get(c)
+    }
+    #[inline]
+    pub fn is_empty(&self, c: Cell) -> bool {
+        self.stones.is_empty(c)
+    }
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.stones.hash()
+    }
+    #[inline]
+    pub fn stone_total(&self) -> usize {
+        self.stones.stone_total()
+    }
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.stones.is_full()
+    }
+    #[inline]
+    pub fn has_six(&self, color: Color) -> bool {
+        self.stones.has_six(color)
+    }
+    #[inline]
+    pub fn winner(&self) -> Option<Color> {
+        self.stones.winner()
+    }
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.stones.is_over()
+    }
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.stones.side_to_move()
+    }
+    #[inline]
+    pub fn stones_this_turn(&self) -> usize {
+        self.stones.stones_this_turn()
+    }
+    #[inline]
+    pub fn has_threat_window(&self, color: Color) -> bool {
+        self.stones.has_threat_window(color)
+    }
+    pub fn check_turn(&self, turn: &Turn) -> Result<(), RuleError> {
+        self.stones.check_turn(turn)
     }
 
     pub fn nearby(&self, c: Cell) -> usize {
@@ -159,20 +216,6 @@ impl Board {
         self.stones.remove(c);
         #[cfg(debug_assertions)]
         self.check_incremental();
-    }
-
-    /// Places a turn's stones for `color` without rule checks (search and tests).
-    pub fn place_turn(&mut self, turn: &Turn, color: Color) {
-        for c in turn.cells() {
-            self.place(c, color);
-        }
-    }
-
-    /// Takes back a turn placed by `place_turn`.
-    pub fn remove_turn(&mut self, turn: &Turn) {
-        for c in turn.cells() {
-            self.remove(c);
-        }
     }
 
     /// The position after `turns`, protocol turns separated by spaces (`JJ KJKK IIHH`),
@@ -415,13 +458,13 @@ mod tests {
     /// cells (often on one line, often in each other's reach).
     #[test]
     fn counts_and_score_after_a_turn_match_the_placed_turn() {
-        let mut rand = crate::rules::coord::xorshift(7);
+        let mut rng = crate::rng::Rng::new(7);
         let mut checked = 0;
         for round in 0..3000 {
             let mut b = Board::new();
-            let (left, top) = (rand(12), rand(12));
-            for i in 0..rand(40) {
-                let c = Cell::new(left + rand(8), top + rand(8)).unwrap();
+            let (left, top) = (rng.below(12), rng.below(12));
+            for i in 0..rng.below(40) {
+                let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
                 if b.is_empty(c) {
                     b.place(
                         c,
@@ -433,8 +476,8 @@ mod tests {
                     );
                 }
             }
-            let a = Cell::new(left + rand(8), top + rand(8)).unwrap();
-            let c = Cell::new(left + rand(8), top + rand(8)).unwrap();
+            let a = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
+            let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
             let color = if round % 2 == 0 {
                 Color::Black
             } else {
@@ -519,7 +562,7 @@ mod tests {
             Err(RuleError::Occupied(cell("JJ")))
         );
         assert_eq!(
-            b.stones(Color::White),
+            b.as_stones().stones(Color::White),
             0,
             "a rejected turn leaves the board alone"
         );

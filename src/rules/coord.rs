@@ -206,18 +206,6 @@ impl fmt::Display for Turn {
     }
 }
 
-/// Tests: a small deterministic random source (xorshift64) giving numbers below `n`.
-#[cfg(test)]
-pub fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut x = seed;
-    move |n| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

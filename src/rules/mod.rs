@@ -8,3 +8,10 @@ pub mod geometry;
 pub mod patterns;
 pub mod stones;
 pub mod threats;
+
+/// Builds the lazily made tables now, so the first move's clock is not spent on them.
+pub fn warm_up() {
+    let _ = &*geometry::GEOMETRY;
+    let _ = &*patterns::PATTERNS;
+    let _ = board::Board::new();
+}

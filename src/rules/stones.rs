@@ -3,6 +3,7 @@
 //! Everything the threat solver needs and nothing more, so it can be copied and updated
 //! cheaply; `Board` adds the line patterns on top. It knows nothing of search or I/O.
 
+use crate::rng::Rng;
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS, line_offset};
 use once_cell::sync::Lazy;
@@ -35,6 +36,63 @@ impl Color {
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// Whatever holds stones placed and taken back one at a time (the rules core, the board):
+/// a turn is its stones in order.
+pub trait PlaceTurn {
+    fn place(&mut self, c: Cell, color: Color);
+    /// Takes back a stone placed by `place`.
+    fn remove(&mut self, c: Cell);
+
+    /// Places a turn's stones for `color` without rule checks.
+    fn place_turn(&mut self, turn: &Turn, color: Color) {
+        for c in turn.cells() {
+            self.place(c, color);
+        }
+    }
+
+    /// Takes back a turn placed by `place_turn`.
+    fn remove_turn(&mut self, turn: &Turn) {
+        for c in turn.cells() {
+            self.remove(c);
+        }
+    }
+}
+
+impl PlaceTurn for Stones {
+    #[inline]
+    fn place(&mut self, c: Cell, color: Color) {
+        Stones::place(self, c, color)
+    }
+    #[inline]
+    fn remove(&mut self, c: Cell) {
+        Stones::remove(self, c)
+    }
+}
+
+/// A word that names no colour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColorError(pub String);
+
+impl fmt::Display for ColorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a colour (black or white)", self.0)
+    }
+}
+
+impl std::error::Error for ColorError {}
+
+impl std::str::FromStr for Color {
+    type Err = ColorError;
+
+    /// `black` or `white` in any case, as the protocol, records and summaries spell them.
+    fn from_str(word: &str) -> Result<Color, ColorError> {
+        [Color::Black, Color::White]
+            .into_iter()
+            .find(|c| word.eq_ignore_ascii_case(c.name()))
+            .ok_or_else(|| ColorError(word.to_string()))
     }
 }
 
@@ -96,19 +154,11 @@ pub const THREAT_STONES: u8 = 4;
 
 /// Fixed Zobrist keys (deterministic seed: the same hashes on every run).
 static ZOBRIST: Lazy<[[u64; CELLS]; 2]> = Lazy::new(|| {
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = || {
-        // splitmix64
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut keys = [[0u64; CELLS]; 2];
     for side in &mut keys {
         for k in side.iter_mut() {
-            *k = next();
+            *k = rng.next_u64();
         }
     }
     keys
@@ -268,20 +318,6 @@ impl Stones {
         self.update_windows(c, color, true);
     }
 
-    /// Places a turn's stones for `color` without rule checks (the solver's lines).
-    pub fn place_turn(&mut self, turn: &Turn, color: Color) {
-        for c in turn.cells() {
-            self.place(c, color);
-        }
-    }
-
-    /// Takes back a turn placed by `place_turn`.
-    pub fn remove_turn(&mut self, turn: &Turn) {
-        for c in turn.cells() {
-            self.remove(c);
-        }
-    }
-
     /// Removes a stone placed by `place`.
     pub fn remove(&mut self, c: Cell) {
         let color = self.get(c).expect("remove from an empty cell");
@@ -404,6 +440,20 @@ impl Stones {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colours_parse_in_any_case_and_nothing_else() {
+        assert_eq!("black".parse(), Ok(Color::Black));
+        assert_eq!("WHITE".parse(), Ok(Color::White));
+        assert_eq!("White".parse::<Color>().map(Color::name), Ok("white"));
+        for bad in ["", "blacks", "b", "draw", " black"] {
+            assert_eq!(bad.parse::<Color>(), Err(ColorError(bad.to_string())));
+        }
+        assert_eq!(
+            "red".parse::<Color>().unwrap_err().to_string(),
+            "'red' is not a colour (black or white)"
+        );
+    }
 
     #[test]
     fn windows_follow_place_and_remove() {

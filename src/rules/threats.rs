@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn open_four_is_two_threats() {
         let b = board(&["FJ", "GJ", "HJ", "IJ"], &[]);
-        let blocks = blocks(&b, Color::Black);
+        let blocks = blocks(b.as_stones(), Color::Black);
         assert_eq!(blocks.needed, 2);
         assert!(
             blocks
@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn gapped_four_is_one_threat() {
         let b = board(&["FJ", "GJ", "IJ", "JJ"], &[]);
-        let blocks = blocks(&b, Color::Black);
+        let blocks = blocks(b.as_stones(), Color::Black);
         assert_eq!(blocks.needed, 1);
         assert_eq!(blocks.singles.as_slice(), &[parse_cell("HJ").unwrap()]);
     }
@@ -193,25 +193,25 @@ mod tests {
     fn two_fours_in_two_lines_make_three_threats() {
         // An open four across and a blocked four down: 2 + 1 threats.
         let b = board(&["FJ", "GJ", "HJ", "IJ", "CC", "CD", "CE", "CF"], &["CG"]);
-        assert_eq!(threat_count(&b, Color::Black), 3);
+        assert_eq!(threat_count(b.as_stones(), Color::Black), 3);
     }
 
     #[test]
     fn blocked_four_is_no_threat() {
         let b = board(&["AA", "BA", "CA", "DA"], &["EA"]);
-        assert_eq!(threat_count(&b, Color::Black), 0);
-        assert!(winning_cells(&b, Color::Black).is_none());
+        assert_eq!(threat_count(b.as_stones(), Color::Black), 0);
+        assert!(winning_cells(b.as_stones(), Color::Black).is_none());
     }
 
     #[test]
     fn five_can_be_completed() {
         let b = board(&["JA", "JB", "JC", "JD", "JE"], &["JF"]);
         // The open end is the top edge... the only window left is JA..JF: blocked. None.
-        assert!(winning_cells(&b, Color::Black).is_none());
+        assert!(winning_cells(b.as_stones(), Color::Black).is_none());
         let b = board(&["JB", "JC", "JD", "JE", "JF"], &["JG"]);
-        let cells = winning_cells(&b, Color::Black).unwrap();
+        let cells = winning_cells(b.as_stones(), Color::Black).unwrap();
         assert_eq!(cells.as_slice(), &[parse_cell("JA").unwrap()]);
-        assert_eq!(threat_count(&b, Color::Black), 1);
+        assert_eq!(threat_count(b.as_stones(), Color::Black), 1);
     }
 }
 
@@ -243,14 +243,14 @@ mod brute_force {
 
     #[test]
     fn blocks_match_brute_force_on_random_boards() {
-        let mut rand = crate::rules::coord::xorshift(99);
+        let mut rng = crate::rng::Rng::new(99);
         let mut checked = 0;
         for _ in 0..400 {
             let mut b = Board::new();
             // Dense stones in a small square make many overlapping threat windows.
-            let stones = 10 + rand(30);
+            let stones = 10 + rng.below(30);
             for i in 0..stones {
-                let c = Cell::new(5 + rand(9), 5 + rand(9)).unwrap();
+                let c = Cell::new(5 + rng.below(9), 5 + rng.below(9)).unwrap();
                 if b.is_empty(c) {
                     b.place(
                         c,
@@ -265,8 +265,8 @@ mod brute_force {
             if b.has_six(Color::Black) || !b.has_threat_window(Color::Black) {
                 continue;
             }
-            let found = blocks(&b, Color::Black);
-            let (singles, pairs) = hitting_sets(&b, Color::Black);
+            let found = blocks(b.as_stones(), Color::Black);
+            let (singles, pairs) = hitting_sets(b.as_stones(), Color::Black);
             let mut got_singles = found.singles.to_vec();
             got_singles.sort();
             assert_eq!(got_singles, singles, "\n{}", b.render());

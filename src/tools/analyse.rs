@@ -14,9 +14,11 @@ use crate::engine::eval::WIN_BOUND;
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::solver::{SolveLimits, Solver, Verdict};
 use crate::record::RecordResult;
+use crate::record::files::record_files;
 use crate::record::game::Game;
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Turn;
+use crate::rules::stones::PlaceTurn;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -47,17 +49,17 @@ const MAX_LINE: usize = 2 * SOLVER_DEPTH as usize + 1;
 
 /// Who shows a position lost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proof {
+pub enum LossProof {
     /// The threat solver: a forced win by continuous double threats, first turn given.
     Solver(Turn),
     /// The search scores it beyond `WIN_BOUND` (its best turn for the winner given).
     Search(Turn),
 }
 
-impl Proof {
+impl LossProof {
     pub fn turn(self) -> Turn {
         match self {
-            Proof::Solver(t) | Proof::Search(t) => t,
+            LossProof::Solver(t) | LossProof::Search(t) => t,
         }
     }
 }
@@ -69,7 +71,7 @@ pub struct Judgement {
     pub score: i32,
     pub depth: u8,
     /// Whether, and how, the opponent's win is shown.
-    pub lost: Option<Proof>,
+    pub lost: Option<LossProof>,
 }
 
 #[derive(Clone, Debug)]
@@ -86,7 +88,7 @@ pub struct LosingTurn {
     pub after_now: Judgement,
     /// The opponent's forced win after the old turn as far as it is seen, with the losing
     /// side's replies from its search; each opponent turn with what showed it winning.
-    pub line: Vec<(Turn, Option<Proof>)>,
+    pub line: Vec<(Turn, Option<LossProof>)>,
 }
 
 impl LosingTurn {
@@ -132,7 +134,7 @@ impl Analyser {
         let deadline = Instant::now() + self.time;
         let limits = SolveLimits::new(SOLVER_DEPTH, SOLVER_NODES, Some(deadline));
         let began = Instant::now();
-        let verdict = self.solver.solve(board, limits);
+        let verdict = self.solver.solve(board.as_stones(), limits);
         log::debug!(
             "solver: {verdict:?} in {} nodes, {:?}",
             self.solver.nodes(),
@@ -145,8 +147,8 @@ impl Analyser {
     fn judge(&mut self, board: &Board) -> Judgement {
         let report = self.searcher.search(board, self.limits());
         let lost = match self.solve(board) {
-            Verdict::Win(t) => Some(Proof::Solver(t)),
-            _ if report.score > WIN_BOUND => Some(Proof::Search(report.best)),
+            Verdict::Win(t) => Some(LossProof::Solver(t)),
+            _ if report.score > WIN_BOUND => Some(LossProof::Search(report.best)),
             _ => None,
         };
         Judgement {
@@ -221,7 +223,11 @@ impl Analyser {
 
     /// The opponent's win after the old turn: its proven turns, the loser's searched replies,
     /// for as long as the solver or the search still shows the win.
-    fn forcing_line(&mut self, after: &Board, first: Option<Proof>) -> Vec<(Turn, Option<Proof>)> {
+    fn forcing_line(
+        &mut self,
+        after: &Board,
+        first: Option<LossProof>,
+    ) -> Vec<(Turn, Option<LossProof>)> {
         let mut board = after.clone();
         let mut line = Vec::new();
         let mut proof = first;
@@ -241,26 +247,6 @@ impl Analyser {
         }
         line
     }
-}
-
-/// The record files named: files as given, folders' `*.txt` files in name order.
-pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let entries =
-                std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut found: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-                .collect();
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    Ok(files)
 }
 
 /// The colour `name` played in `game`, if it lost.
@@ -290,12 +276,12 @@ fn score_text(score: i32) -> String {
     }
 }
 
-fn proof_text(proof: Option<Proof>, loser: Color) -> String {
+fn proof_text(proof: Option<LossProof>, loser: Color) -> String {
     match proof {
-        Some(Proof::Solver(t)) => {
+        Some(LossProof::Solver(t)) => {
             format!("the solver proves a win for {} starting {t}", loser.other())
         }
-        Some(Proof::Search(t)) => {
+        Some(LossProof::Search(t)) => {
             format!("the search sees a win for {} starting {t}", loser.other())
         }
         None => "neither the search nor the solver shows it lost".to_string(),
@@ -338,8 +324,8 @@ pub fn report(file: &str, a: &GameAnalysis) -> String {
         .line
         .iter()
         .map(|(t, p)| match p {
-            Some(Proof::Solver(_)) => format!("{t}!"),
-            Some(Proof::Search(_)) => format!("{t}?"),
+            Some(LossProof::Solver(_)) => format!("{t}!"),
+            Some(LossProof::Search(_)) => format!("{t}?"),
             None => t.to_string(),
         })
         .collect();
@@ -355,14 +341,14 @@ pub fn report(file: &str, a: &GameAnalysis) -> String {
 
 /// Totals over the games analysed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
+pub struct AnalysisTotals {
     pub records: usize,
     pub lost: usize,
     pub losing_found: usize,
     pub survives: usize,
 }
 
-impl Summary {
+impl AnalysisTotals {
     pub fn add(&mut self, a: &GameAnalysis) {
         self.lost += 1;
         if let Some(l) = &a.losing {
@@ -395,7 +381,7 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         }
     };
     let mut analyser = Analyser::new(Duration::from_secs_f64(args.time), args.hash.max(1));
-    let mut summary = Summary::default();
+    let mut summary = AnalysisTotals::default();
     let mut failed = false;
     for file in &files {
         let game = match Game::read_record(file) {
@@ -470,7 +456,7 @@ mod tests {
         // The win is six in column J through JN.
         let winning: Vec<String> = proof.turn().cells().map(|c| c.to_string()).collect();
         assert!(winning.contains(&"JN".to_string()), "{winning:?}");
-        assert!(l.after.score < -WIN_BOUND || matches!(proof, Proof::Solver(_)));
+        assert!(l.after.score < -WIN_BOUND || matches!(proof, LossProof::Solver(_)));
         // Now white blocks at JN, the one cell both of black's threats need, and survives.
         let now: Vec<String> = l.now.cells().map(|c| c.to_string()).collect();
         assert!(now.contains(&"JN".to_string()), "{now:?}");
@@ -480,14 +466,14 @@ mod tests {
         let text = report("g.txt", &a);
         assert!(text.contains("lost after turn 6: it played IAKA"), "{text}");
         assert!(text.contains(": survives;"), "{text}");
-        let mut summary = Summary {
+        let mut summary = AnalysisTotals {
             records: 1,
-            ..Summary::default()
+            ..AnalysisTotals::default()
         };
         summary.add(&a);
         assert_eq!(
             summary,
-            Summary {
+            AnalysisTotals {
                 records: 1,
                 lost: 1,
                 losing_found: 1,

@@ -11,11 +11,13 @@
 //! threat window on the board: the evaluation is never consulted otherwise), once each,
 //! labelled with the game's result for the side to move.
 
-use super::{Labelled, Rng, is_quiet};
+use super::{Labelled, is_quiet};
 use crate::engine::pairs::{Pairs, generate};
 use crate::engine::search::{Limits, Searcher};
+use crate::rng::Rng;
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::{Cell, Turn};
+use crate::rules::stones::PlaceTurn;
 use std::collections::HashSet;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -56,7 +58,7 @@ impl Default for GenConfig {
 
 /// A finished self-play game.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Game {
+pub struct SelfPlayGame {
     pub index: u64,
     pub turns: Vec<Turn>,
     /// `None` for a full board.
@@ -93,7 +95,7 @@ fn game_rng(seed: u64, index: u64) -> Rng {
 }
 
 /// Plays game `index` of the configuration to its end.
-pub fn play_game(config: &GenConfig, index: u64) -> Game {
+pub fn play_game(config: &GenConfig, index: u64) -> SelfPlayGame {
     let mut rng = game_rng(config.seed, index);
     let mut board = Board::new();
     let mut turns = Vec::new();
@@ -129,7 +131,7 @@ pub fn play_game(config: &GenConfig, index: u64) -> Game {
             .expect("openings and the search play legal turns");
         turns.push(turn);
     }
-    Game {
+    SelfPlayGame {
         index,
         turns,
         winner: board.winner(),
@@ -138,7 +140,7 @@ pub fn play_game(config: &GenConfig, index: u64) -> Game {
 
 /// The quiet positions the search met in `game`, labelled for their side to move. A
 /// position whose hash is in `seen` is skipped; new ones are added to it.
-pub fn positions(game: &Game, seen: &mut HashSet<u64>) -> Vec<Labelled> {
+pub fn positions(game: &SelfPlayGame, seen: &mut HashSet<u64>) -> Vec<Labelled> {
     let mut out = Vec::new();
     let mut board = Board::new();
     let opening = opening_turns(game.index);

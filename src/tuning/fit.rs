@@ -101,8 +101,8 @@ impl Sample {
             result,
             mine: *board.pattern_counts(me),
             theirs: *board.pattern_counts(me.other()),
-            mine_windows: *board.pure_windows(me),
-            theirs_windows: *board.pure_windows(me.other()),
+            mine_windows: *board.as_stones().pure_windows(me),
+            theirs_windows: *board.as_stones().pure_windows(me.other()),
         }
     }
 
@@ -150,7 +150,7 @@ pub fn split(samples: &[Sample], every: u64) -> (Vec<Sample>, Vec<Sample>) {
 }
 
 /// The evaluation's tables for both sides: patterns and windows. The fit works on real
-/// weights (`Weights`); the engine holds integers (`Table`).
+/// weights (`Weights`); the engine holds integers (`TunedTables`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tables<T> {
     pub to_move: [T; PATTERN_COUNT],
@@ -162,7 +162,7 @@ pub struct Tables<T> {
 /// The tables in evaluation units, as the fit moves them.
 pub type Weights = Tables<f64>;
 /// The integer tables `tunables.rs` holds.
-pub type Table = Tables<i32>;
+pub type TunedTables = Tables<i32>;
 
 impl<T: Copy> Tables<T> {
     fn map<U>(&self, f: impl Fn(T) -> U) -> Tables<U> {
@@ -187,10 +187,10 @@ impl<T> Tables<T> {
     }
 }
 
-impl Table {
+impl TunedTables {
     /// The tables the engine uses now.
-    pub fn current() -> Table {
-        Table {
+    pub fn current() -> TunedTables {
+        TunedTables {
             to_move: TO_MOVE_PATTERN,
             waiting: WAITING_PATTERN,
             to_move_window: TO_MOVE_WINDOW,
@@ -202,7 +202,7 @@ impl Table {
 impl Weights {
     /// The tables the engine uses now (`tunables.rs`).
     pub fn current() -> Weights {
-        Table::current().map(f64::from)
+        TunedTables::current().map(f64::from)
     }
 
     /// The current table with every fitted class set to zero.
@@ -242,7 +242,7 @@ impl Weights {
     }
 
     /// Rounded to the engine's integer tables.
-    pub fn rounded(&self) -> Table {
+    pub fn rounded(&self) -> TunedTables {
         self.map(|v| v.round() as i32)
     }
 }
@@ -449,8 +449,8 @@ pub fn table_source(weights: &Weights) -> String {
 }
 
 /// Reads back the tables printed by `table_source` (or the ones in `tunables.rs`).
-pub fn parse_table(source: &str) -> Result<Table, String> {
-    Ok(Table {
+pub fn parse_table(source: &str) -> Result<TunedTables, String> {
+    Ok(TunedTables {
         to_move: parse_array(source, "TO_MOVE_PATTERN")?,
         waiting: parse_array(source, "WAITING_PATTERN")?,
         to_move_window: parse_array(source, "TO_MOVE_WINDOW")?,
@@ -480,7 +480,7 @@ fn parse_array<const N: usize>(source: &str, name: &str) -> Result<[i32; N], Str
 mod tests {
     use super::*;
     use crate::engine::eval::evaluate;
-    use crate::tuning::Rng;
+    use crate::rng::Rng;
     use crate::tuning::datagen::{GenConfig, generate_data};
 
     #[test]
@@ -607,7 +607,7 @@ mod tests {
         let (samples, skipped) = crate::tuning::games::read_games(text).unwrap();
         assert_eq!((samples.len(), skipped), (140_802, 140_219));
         let report = run_fit(&samples, HOLDOUT_EVERY, LAMBDA, Some(ENGINE_TABLE_K));
-        assert_eq!(report.weights.rounded(), Table::current());
+        assert_eq!(report.weights.rounded(), TunedTables::current());
         assert!(
             report.test_after < 0.555,
             "held-out log loss {}",
@@ -618,7 +618,7 @@ mod tests {
     #[test]
     fn the_engines_table_parses() {
         let source = include_str!("../engine/tunables.rs");
-        assert_eq!(parse_table(source).unwrap(), Table::current());
+        assert_eq!(parse_table(source).unwrap(), TunedTables::current());
         assert!(parse_table("pub const TO_MOVE_PATTERN: [i32; 10] = [1, 2];").is_err());
     }
 }

@@ -59,7 +59,7 @@ fn whole_turns(turns: impl Iterator<Item = Turn>) -> Vec<Turn> {
 /// order given, with a header naming how many games it holds.
 pub fn games_file(paths: &[PathBuf]) -> Result<(String, usize), String> {
     let mut lines = Vec::new();
-    for path in crate::tools::analyse::record_files(paths)? {
+    for path in crate::record::files::record_files(paths)? {
         let game = Game::read_record(&path)?;
         lines.extend(game_line(&game));
     }

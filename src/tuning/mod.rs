@@ -25,33 +25,10 @@
 pub mod datagen;
 pub mod fit;
 pub mod games;
+pub mod jobs;
 
 use crate::rules::board::Board;
 use crate::rules::coord::Turn;
-
-/// A small seeded generator (splitmix64): reproducible data sets and openings without a
-/// dependency.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..below` (`below` > 0).
-    pub fn below(&mut self, below: usize) -> usize {
-        (self.next_u64() % below as u64) as usize
-    }
-}
 
 /// One line of a data set: a position and the result of its game for the side to move.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,16 +106,5 @@ mod tests {
             Labelled::parse("3 1 JJKK").is_err(),
             "first turn is one stone"
         );
-    }
-
-    #[test]
-    fn rng_is_seeded_and_in_range() {
-        let mut a = Rng::new(5);
-        let mut b = Rng::new(5);
-        let xs: Vec<usize> = (0..100).map(|_| a.below(7)).collect();
-        let ys: Vec<usize> = (0..100).map(|_| b.below(7)).collect();
-        assert_eq!(xs, ys);
-        assert!(xs.iter().all(|&x| x < 7));
-        assert!((0..7).all(|v| xs.contains(&v)), "every value turns up");
     }
 }

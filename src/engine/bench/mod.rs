@@ -257,7 +257,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
         Some(Ok(positions)) => Some(positions),
         None => None,
     };
-    crate::warm_up();
+    crate::rules::warm_up();
     let r = run(depth, 16);
     for line in &r.lines {
         println!("{line}");

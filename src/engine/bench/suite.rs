@@ -68,7 +68,10 @@ pub struct Solved {
 pub fn solve_fresh(board: &Board, cap: u64) -> Solved {
     let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
     let began = Instant::now();
-    let verdict = solver.solve(board, SolveLimits::new(ROOT_THREAT_DEPTH, cap, None));
+    let verdict = solver.solve(
+        board.as_stones(),
+        SolveLimits::new(ROOT_THREAT_DEPTH, cap, None),
+    );
     let length = match verdict {
         Verdict::Win(_) => solver.last_proof().length,
         _ => 0,

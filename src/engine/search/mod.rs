@@ -8,6 +8,7 @@ use crate::engine::solver::{SolveLimits, Solver, Verdict};
 use crate::rules::board::{Board, Color, windows_in};
 use crate::rules::coord::{CELLS, Turn};
 use crate::rules::geometry::GEOMETRY;
+use crate::rules::stones::PlaceTurn;
 pub mod control;
 mod smp;
 pub mod time;
@@ -319,7 +320,7 @@ impl Searcher {
             .mul_f64(ROOT_THREAT_TIME_SHARE);
         let deadline = self.start.checked_add(share);
         let limits = SolveLimits::new(ROOT_THREAT_DEPTH, ROOT_THREAT_NODES, deadline);
-        match self.solver.solve(board, limits) {
+        match self.solver.solve(board.as_stones(), limits) {
             Verdict::Win(turn) if board.check_turn(&turn).is_ok() => {
                 log::debug!(
                     "threat-sequence win {turn} in {} turns ({} solver nodes)",
@@ -777,7 +778,7 @@ fn quiet_leaf(board: &Board, turn: &Turn, me: Color, forced: bool) -> Option<i32
     if forced {
         let cells = &GEOMETRY.window_cells;
         let blocked = |w: usize| cells[w].contains(&a) || cells[w].contains(&b);
-        if !windows_in(board.threat_windows(me.other())).all(blocked) {
+        if !windows_in(board.as_stones().threat_windows(me.other())).all(blocked) {
             return None;
         }
     }
@@ -819,7 +820,7 @@ mod tests {
         assert!(r.score > WIN_BOUND, "score {} best {}", r.score, r.best);
         let mut after = b.clone();
         after.play_turn(&r.best).unwrap();
-        assert!(crate::rules::threats::threat_count(&after, Color::Black) >= 3);
+        assert!(crate::rules::threats::threat_count(after.as_stones(), Color::Black) >= 3);
     }
 
     #[test]

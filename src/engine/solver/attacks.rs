@@ -13,6 +13,7 @@
 use crate::engine::tunables::{SOLVER_DOUBLE_THREAT_TURNS, SOLVER_SINGLE_THREAT_TURNS};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS};
+use crate::rules::stones::PlaceTurn;
 use crate::rules::stones::{Color, Stones, THREAT_STONES, WindowSet, windows_in};
 use crate::rules::threats::{WindowList, blocks, stones_to_stop, threat_count};
 use arrayvec::ArrayVec;
@@ -521,7 +522,7 @@ mod tests {
     fn every_turn_threatens_and_free_stones_build() {
         // Black: a three in row J (IJ JJ KJ) and a two in column M.
         let board = Board::from_turns("JJ AAAC IJKJ AEAG MMMN AIAK").unwrap();
-        let mut stones = Stones::clone(&board);
+        let mut stones = board.as_stones().clone();
         let attacker = Color::Black;
         let turns = forcing_turns(&mut stones, attacker, true);
         assert!(!turns.is_empty());
@@ -559,19 +560,19 @@ mod tests {
 #[cfg(test)]
 mod brute_force {
     use super::*;
-    use crate::rules::coord::xorshift;
+    use crate::rng::Rng;
     use crate::rules::threats::threat_count;
 
     /// Random boards dense with black stones in a small square, black to move, with no
     /// threat window for black (it would simply win) and no six.
     fn boards(count: usize, seed: u64) -> Vec<Stones> {
-        let mut rand = xorshift(seed);
+        let mut rng = Rng::new(seed);
         let mut out = Vec::new();
         while out.len() < count {
             let mut b = Stones::new();
-            let stones = 8 + rand(24);
+            let stones = 8 + rng.below(24);
             for i in 0..stones {
-                let c = Cell::new(5 + rand(9), 5 + rand(9)).unwrap();
+                let c = Cell::new(5 + rng.below(9), 5 + rng.below(9)).unwrap();
                 if b.is_empty(c) {
                     let color = if i % 3 == 0 {
                         Color::White

@@ -19,6 +19,7 @@ use crate::engine::tunables::{
 };
 use crate::rules::board::Board;
 use crate::rules::coord::{Cell, Turn};
+use crate::rules::stones::PlaceTurn;
 use arrayvec::ArrayVec;
 use std::time::Instant;
 
@@ -46,7 +47,7 @@ pub fn guard(
     let mut zone = None;
     if situation == Situation::Quiet {
         let limits = SolveLimits::new(SAFETY_THREAT_DEPTH, NULL_MOVE_THREAT_NODES, deadline);
-        match solver.solve_for(board, me.other(), limits) {
+        match solver.solve_for(board.as_stones(), me.other(), limits) {
             Verdict::NoWin => return Guard::NoThreat,
             Verdict::Win(threat) => {
                 let proof = *solver.last_proof();
@@ -56,7 +57,7 @@ pub fn guard(
                     proof.zone.len()
                 );
                 widen(board, root, threat, &proof.zone);
-                zone = Some(turn_reach(board, me, &proof.zone));
+                zone = Some(turn_reach(board.as_stones(), me, &proof.zone));
             }
             Verdict::Unknown => {}
         }
@@ -109,7 +110,7 @@ pub fn loses_to_threats(
         Verdict::NoWin
     } else {
         solver.solve(
-            board,
+            board.as_stones(),
             SolveLimits::new(SAFETY_THREAT_DEPTH, nodes, deadline),
         )
     };

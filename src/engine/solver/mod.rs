@@ -23,6 +23,7 @@ pub mod zone;
 
 use crate::engine::tunables::SOLVER_SINGLE_THREATS;
 use crate::rules::coord::{Cell, Turn};
+use crate::rules::stones::PlaceTurn;
 use crate::rules::stones::{Color, Stones, windows_in};
 use crate::rules::threats::{BLOCK_PAIRS, BLOCK_SINGLES, blocks};
 use arrayvec::ArrayVec;

@@ -10,7 +10,7 @@ fn double_four_wins_at_once() {
     // Open threes in column J and row N: two open fours are four threats.
     let b = play_all(&["JJ", "AACB", "JKJL", "SSQR", "LNMN", "ASCR", "NNSA", "AQCQ"]);
     let mut solver = Solver::new(1 << 12);
-    let verdict = solver.solve(&b, SolveLimits::new(1, 1_000, None));
+    let verdict = solver.solve(b.as_stones(), SolveLimits::new(1, 1_000, None));
     assert!(matches!(verdict, Verdict::Win(_)), "{verdict:?}");
     assert_eq!(solver.last_proof().length, 1);
 }
@@ -23,7 +23,7 @@ fn a_lone_pair_has_no_win() {
         SolveLimits::new(4, 100_000, None),
         SolveLimits::new(4, 100_000, None).double_threats_only(),
     ] {
-        assert_eq!(solver.solve(&b, limits), Verdict::NoWin);
+        assert_eq!(solver.solve(b.as_stones(), limits), Verdict::NoWin);
     }
 }
 
@@ -33,11 +33,11 @@ fn crossing_threes_win() {
     // once, four threats.
     let b = play_all(&["JJ", "AACB", "KJJK", "SSQR", "LJJL", "ASCR"]);
     let mut solver = Solver::new(1 << 14);
-    match solver.solve(&b, SolveLimits::new(4, 2_000_000, None)) {
+    match solver.solve(b.as_stones(), SolveLimits::new(4, 2_000_000, None)) {
         Verdict::Win(turn) => {
             let mut after = b.clone();
             after.play_turn(&turn).unwrap();
-            assert!(crate::rules::threats::threat_count(&after, Color::Black) >= 2);
+            assert!(crate::rules::threats::threat_count(after.as_stones(), Color::Black) >= 2);
         }
         v => panic!("expected a win, got {v:?} after {} nodes", solver.nodes()),
     }
@@ -48,9 +48,9 @@ fn proofs_are_cached_between_calls() {
     let b = play_all(&["JJ", "AACB", "KJJK", "SSQR", "LJJL", "ASCR"]);
     let mut solver = Solver::new(1 << 14);
     let limits = SolveLimits::new(4, 2_000_000, None);
-    let first = solver.solve(&b, limits);
+    let first = solver.solve(b.as_stones(), limits);
     let cold = solver.nodes();
-    assert_eq!(solver.solve(&b, limits), first);
+    assert_eq!(solver.solve(b.as_stones(), limits), first);
     assert!(solver.nodes() <= cold, "{} > {cold}", solver.nodes());
     assert!(solver.nodes() <= 1);
 }
@@ -65,12 +65,12 @@ fn a_failure_no_limit_met_is_final() {
     let b = play_all(&["JJ", "AACB", "JKSS"]);
     let mut solver = Solver::new(1024);
     assert_eq!(
-        solver.solve(&b, SolveLimits::new(20, 100_000, None)),
+        solver.solve(b.as_stones(), SolveLimits::new(20, 100_000, None)),
         Verdict::NoWin
     );
     assert!(solver.nodes() <= 4, "{} nodes", solver.nodes());
     assert_eq!(
-        solver.solve(&b, SolveLimits::new(40, 100_000, None)),
+        solver.solve(b.as_stones(), SolveLimits::new(40, 100_000, None)),
         Verdict::NoWin
     );
     assert!(solver.nodes() <= 1, "{} nodes", solver.nodes());

@@ -1,0 +1,504 @@
+//! `connect6 tune JOB`: the jobs that fit the evaluation's tables and make the match
+//! openings, one clap subcommand each (the logic is in `games`, `datagen` and `fit`):
+//!
+//! ```text
+//! connect6 tune records PATH.. --out GAMES
+//! connect6 tune fit-games GAMES [--holdout M] [--lambda L] [--k K]
+//! connect6 tune games N --out DATA [--seed S] [--nodes N] [--spread K] [--move-ms MS]
+//! connect6 tune fit DATA [--holdout M] [--lambda L] [--k K]
+//! connect6 tune openings N --out FILE [--seed S] [--radius R] [--balance-depth D]
+//! connect6 tune replies K --from FILE --out FILE [--balance-depth D]
+//! ```
+//!
+//! `records` writes the games of match records (files, or folders of them) as a games file
+//! (`tuning::games`), and `fit-games` fits the tables on the quiet positions of such a file
+//! (every M-th game held out, the scale K fitted with the current table unless given) and
+//! prints them as Rust source. `games` plays N self-play games and writes their quiet
+//! positions (with `--move-ms` each turn is also capped in time, which bounds the threat
+//! solver but makes the run depend on the machine's speed), and `fit` fits the tables on
+//! such a data set as `fit-games` does on a games file. `openings` writes N two-turn match
+//! openings (`JJ` and a white pair near it): drawn at random, or with `--balance-depth D`
+//! the N that black scores lowest at search depth D of all the shapes within the radius
+//! (random white pairs mostly hand black the game); `replies` extends each two-turn opening
+//! of a file to three turns with the K black pairs that score best for black at search
+//! depth D. The engine's tables are fitted with
+//! `connect6 tune fit-games tests/data/fit-games.txt --k 0.005122` (`fit::ENGINE_TABLE_K`).
+//!
+//! Results go to stdout (and to `--out`), progress and errors to stderr; an error is one
+//! line and exit code 2.
+
+use super::datagen::{
+    GenConfig, REPLY_CANDIDATES, balanced_openings, black_replies, generate_data, two_turn_openings,
+};
+use super::fit::{
+    FITTED, FITTED_WINDOWS, HOLDOUT_EVERY, LAMBDA, Weights, read_samples, run_fit, table_source,
+};
+use super::games::{games_file, read_games};
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// `connect6 tune`: one of the jobs.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    pub job: Job,
+}
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum Job {
+    /// Write the games of match records (files, or folders of *.txt records) as a games file.
+    Records(RecordsArgs),
+    /// Fit the evaluation's tables on the quiet positions of a games file; print them as Rust
+    /// source.
+    FitGames(FitGamesArgs),
+    /// Play self-play games and write their quiet positions as a data set.
+    Games(GamesArgs),
+    /// Fit the evaluation's tables on a self-play data set; print them as Rust source.
+    Fit(FitArgs),
+    /// Write two-turn match openings: black's JJ and a white pair near it.
+    Openings(OpeningsArgs),
+    /// Extend two-turn openings to three turns with black's best pairs.
+    Replies(RepliesArgs),
+}
+
+impl Job {
+    /// The subcommand's name, for error messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Job::Records(_) => "records",
+            Job::FitGames(_) => "fit-games",
+            Job::Games(_) => "games",
+            Job::Fit(_) => "fit",
+            Job::Openings(_) => "openings",
+            Job::Replies(_) => "replies",
+        }
+    }
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct RecordsArgs {
+    /// Record files in the competition format, or folders of them.
+    #[arg(required = true, value_name = "PATH")]
+    pub records: Vec<PathBuf>,
+    /// The games file to write.
+    #[arg(long, value_name = "GAMES")]
+    pub out: PathBuf,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct FitGamesArgs {
+    /// A games file (`tune records`).
+    #[arg(value_name = "GAMES")]
+    pub games: PathBuf,
+    #[command(flatten)]
+    pub fit: FitOptions,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct FitArgs {
+    /// A self-play data set (`tune games`).
+    #[arg(value_name = "DATA")]
+    pub data: PathBuf,
+    #[command(flatten)]
+    pub fit: FitOptions,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct FitOptions {
+    /// Hold out the positions of every M-th game, to measure the fit on (0: none).
+    #[arg(long, value_name = "M", default_value_t = HOLDOUT_EVERY)]
+    pub holdout: u64,
+    /// The L2 penalty on the weights in logit units (0 or more).
+    #[arg(long, value_name = "L", default_value_t = LAMBDA, value_parser = non_negative)]
+    pub lambda: f64,
+    /// The scale of the evaluation in the logistic model [default: fitted with the current
+    /// table].
+    #[arg(long, value_name = "K", value_parser = positive)]
+    pub k: Option<f64>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct GamesArgs {
+    /// How many games to play.
+    #[arg(value_name = "N")]
+    pub games: usize,
+    /// The data set to write.
+    #[arg(long, value_name = "DATA")]
+    pub out: PathBuf,
+    /// Seed of the random openings.
+    #[arg(long, value_name = "S", default_value_t = GenConfig::default().seed)]
+    pub seed: u64,
+    /// Main-search nodes per turn.
+    #[arg(long, value_name = "N", default_value_t = GenConfig::default().nodes)]
+    pub nodes: u64,
+    /// The random first pairs are drawn from the move generator's best K.
+    #[arg(long, value_name = "K", default_value_t = GenConfig::default().spread)]
+    pub spread: usize,
+    /// Also cap each turn at MS milliseconds (at most a day) [default: no cap].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=86_400_000))]
+    pub move_ms: Option<u64>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct OpeningsArgs {
+    /// How many openings to write.
+    #[arg(value_name = "N")]
+    pub openings: usize,
+    /// The openings file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Seed of the random draw.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// White's stones lie within R cells of JJ (1..=9).
+    #[arg(long, value_name = "R", default_value_t = 2,
+          value_parser = clap::value_parser!(i32).range(1..=9))]
+    pub radius: i32,
+    /// Keep the N of all shapes that black scores lowest at search depth D (1..=60)
+    /// [default: a random draw].
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=60))]
+    pub balance_depth: Option<u8>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct RepliesArgs {
+    /// Black pairs kept after each two-turn opening.
+    #[arg(value_name = "K")]
+    pub replies: usize,
+    /// The two-turn openings to extend (an openings file, black to move).
+    #[arg(long, value_name = "FILE")]
+    pub from: PathBuf,
+    /// The openings file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Score black's pairs at search depth D (1..=60).
+    #[arg(long, value_name = "D", default_value_t = 4,
+          value_parser = clap::value_parser!(u8).range(1..=60))]
+    pub balance_depth: u8,
+}
+
+fn number(v: &str) -> Result<f64, String> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| "expected a finite number".to_string())
+}
+
+fn non_negative(v: &str) -> Result<f64, String> {
+    number(v).and_then(|x| {
+        if x >= 0.0 {
+            Ok(x)
+        } else {
+            Err("expected 0 or more".into())
+        }
+    })
+}
+
+fn positive(v: &str) -> Result<f64, String> {
+    number(v).and_then(|x| {
+        if x > 0.0 {
+            Ok(x)
+        } else {
+            Err("expected more than 0".into())
+        }
+    })
+}
+
+/// Runs the job: its results on stdout, its error (one line) on stderr with exit code 2.
+pub fn run(args: TuneArgs) -> ExitCode {
+    let name = args.job.name();
+    let result = match args.job {
+        Job::Records(a) => records(&a.records, &a.out),
+        Job::FitGames(a) => fit(&a.fit, &a.games, true),
+        Job::Games(a) => generate(&a),
+        Job::Fit(a) => fit(&a.fit, &a.data, false),
+        Job::Openings(a) => openings(&a),
+        Job::Replies(a) => replies(&a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("connect6 tune {name}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn generate(a: &GamesArgs) -> Result<(), String> {
+    let config = GenConfig {
+        games: a.games,
+        seed: a.seed,
+        nodes: a.nodes,
+        spread: a.spread,
+        hash_mb: GenConfig::default().hash_mb,
+        move_ms: a.move_ms,
+    };
+    let out = a.out.display();
+    let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
+    let mut writer = BufWriter::new(file);
+    let began = Instant::now();
+    let summary = generate_data(&config, &mut writer, |s| {
+        if s.games % 50 == 0 {
+            eprintln!(
+                "{} games, {} positions, {:.0} s",
+                s.games,
+                s.positions,
+                began.elapsed().as_secs_f64()
+            );
+        }
+    })
+    .map_err(|e| format!("{out}: {e}"))?;
+    println!(
+        "{} games ({} turns; black won {}, white {}, drawn {}), {} positions in {} ({:.1} s)",
+        summary.games,
+        summary.turns,
+        summary.black_wins,
+        summary.white_wins,
+        summary.draws,
+        summary.positions,
+        out,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Writes the games of the records in `paths` as a games file.
+fn records(paths: &[PathBuf], out: &Path) -> Result<(), String> {
+    let (text, count) = games_file(paths)?;
+    std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("{count} games in {}", out.display());
+    Ok(())
+}
+
+/// Fits on a self-play data set (`games` false) or on a games file.
+fn fit(options: &FitOptions, path: &Path, games: bool) -> Result<(), String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let (samples, skipped) = if games {
+        read_games(&text)
+    } else {
+        read_samples(&text)
+    }
+    .map_err(|e| format!("{shown}: {e}"))?;
+    if samples.is_empty() {
+        return Err(format!("{shown}: no quiet positions"));
+    }
+    let (holdout, lambda) = (options.holdout, options.lambda);
+    let report = run_fit(&samples, holdout, lambda, options.k);
+    println!(
+        "{} positions ({} not quiet, skipped): {} to fit, {} held out (every {holdout}th game)",
+        samples.len(),
+        skipped,
+        report.train,
+        report.test
+    );
+    println!(
+        "K = {:.6} ({}); lambda {lambda}; largest gradient left {:.1e}",
+        report.k,
+        if options.k.is_some() {
+            "given"
+        } else {
+            "fitted with the current table"
+        },
+        report.gradient
+    );
+    println!(
+        "mean log loss      current  fitted   (all zero: {:.4})",
+        2f64.ln()
+    );
+    println!(
+        "  fitted part      {:.5}  {:.5}",
+        report.train_before, report.train_after
+    );
+    println!(
+        "  held-out part    {:.5}  {:.5}",
+        report.test_before, report.test_after
+    );
+    let (now, fitted) = (Weights::current(), &report.weights);
+    let change = |what: String, to_move: [f64; 2], waiting: [f64; 2]| {
+        println!(
+            "  {what}: to move {:.1} -> {:.1}, waiting {:.1} -> {:.1}",
+            to_move[0], to_move[1], waiting[0], waiting[1]
+        );
+    };
+    for p in FITTED {
+        let i = p as usize;
+        let to_move = [now.to_move[i], fitted.to_move[i]];
+        change(
+            format!("{p:?}"),
+            to_move,
+            [now.waiting[i], fitted.waiting[i]],
+        );
+    }
+    for k in FITTED_WINDOWS {
+        let to_move = [now.to_move_window[k], fitted.to_move_window[k]];
+        let waiting = [now.waiting_window[k], fitted.waiting_window[k]];
+        change(format!("window of {k}"), to_move, waiting);
+    }
+    print!("{}", table_source(&report.weights));
+    Ok(())
+}
+
+fn openings(a: &OpeningsArgs) -> Result<(), String> {
+    let (count, seed, radius) = (a.openings, a.seed, a.radius);
+    let (list, how): (Vec<String>, String) = match a.balance_depth {
+        None => (
+            two_turn_openings(count, seed, radius),
+            format!("drawn with seed {seed}"),
+        ),
+        Some(depth) => {
+            let scored = balanced_openings(count, seed, radius, depth);
+            let how = format!(
+                "the {} that black scores lowest (from {} to {}) at search depth {depth} of all\n\
+                 # shapes within the radius: random white pairs mostly hand black the game",
+                scored.len(),
+                scored.first().map_or(0, |s| s.1),
+                scored.last().map_or(0, |s| s.1),
+            );
+            (scored.into_iter().map(|(text, _)| text).collect(), how)
+        }
+    };
+    let balance = a
+        .balance_depth
+        .map_or(String::new(), |d| format!(" --balance-depth {d}"));
+    let text = format!(
+        "# Two-turn openings: black JJ, then a white pair within {radius} cells of JJ; black to move.\n\
+         # {} of them, distinct up to the board's symmetries, {how}\n\
+         # (cargo run --release -- tune openings {count} --seed {seed} --radius {radius}{balance} --out FILE).\n",
+        list.len()
+    );
+    write_openings(&a.out, text, list.iter().map(String::as_str))?;
+    println!("{} openings in {}", list.len(), a.out.display());
+    Ok(())
+}
+
+/// Writes an openings file: the `header` comment lines, then one opening a line.
+fn write_openings<'a>(
+    out: &Path,
+    mut header: String,
+    list: impl Iterator<Item = &'a str>,
+) -> Result<(), String> {
+    for o in list {
+        header.push_str(o);
+        header.push('\n');
+    }
+    std::fs::write(out, header).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+fn replies(a: &RepliesArgs) -> Result<(), String> {
+    let (per, depth, from) = (a.replies, a.balance_depth, a.from.display());
+    let text = std::fs::read_to_string(&a.from).map_err(|e| format!("{from}: {e}"))?;
+    let base: Vec<String> = crate::arena::openings::parse(&text)
+        .map_err(|e| format!("{from}: {e}"))?
+        .iter()
+        .map(crate::arena::Opening::text)
+        .collect();
+    let began = Instant::now();
+    let list = black_replies(&base, per, depth);
+    let scores = list.iter().map(|(_, s)| *s);
+    let text = format!(
+        "# Three-turn openings: each two-turn opening of {from}, then the {per} black pairs that\n\
+         # score best for black at search depth {depth} of the move generator's {REPLY_CANDIDATES};\n\
+         # white to move. {} openings, black's scores {} to {}\n\
+         # (cargo run --release -- tune replies {per} --from {from} --balance-depth {depth} --out FILE).\n",
+        list.len(),
+        scores.clone().min().unwrap_or(0),
+        scores.max().unwrap_or(0),
+    );
+    write_openings(&a.out, text, list.iter().map(|(o, _)| o.as_str()))?;
+    println!(
+        "{} openings in {} ({:.1} s)",
+        list.len(),
+        a.out.display(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(subcommand)]
+        job: Job,
+    }
+
+    fn parse(line: &str) -> Result<Job, clap::Error> {
+        Cli::try_parse_from(std::iter::once("tune").chain(line.split_whitespace())).map(|c| c.job)
+    }
+
+    #[test]
+    fn the_jobs_parse_with_their_defaults() {
+        let Job::Games(g) = parse("games 3 --out d.txt").unwrap() else {
+            panic!("games")
+        };
+        let d = GenConfig::default();
+        assert_eq!(
+            (g.games, g.seed, g.nodes, g.spread, g.move_ms),
+            (3, d.seed, d.nodes, d.spread, None)
+        );
+        let Job::FitGames(f) = parse("fit-games g.txt --k 0.005122").unwrap() else {
+            panic!("fit-games")
+        };
+        assert_eq!(f.games, PathBuf::from("g.txt"));
+        assert_eq!(
+            (f.fit.holdout, f.fit.lambda, f.fit.k),
+            (HOLDOUT_EVERY, LAMBDA, Some(0.005122))
+        );
+        let Job::Openings(o) = parse("openings 5 --out o.txt").unwrap() else {
+            panic!("openings")
+        };
+        assert_eq!(
+            (o.openings, o.seed, o.radius, o.balance_depth),
+            (5, 1, 2, None)
+        );
+        let Job::Replies(r) = parse("replies 6 --from a --out b").unwrap() else {
+            panic!("replies")
+        };
+        assert_eq!((r.replies, r.balance_depth), (6, 4));
+        let Job::Records(r) = parse("records a b --out g").unwrap() else {
+            panic!("records")
+        };
+        assert_eq!(r.records.len(), 2);
+        assert_eq!(parse("fit d.txt --holdout 0").unwrap().name(), "fit");
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        for bad in [
+            "",
+            "games 3",
+            "games x --out d",
+            "games 3 --out d --move-ms 86400001",
+            "fit",
+            "fit d --k 0",
+            "fit d --k nan",
+            "fit d --k -1",
+            "fit d --lambda -0.1",
+            "fit-games g --holdout -1",
+            "openings 5 --out o --radius 0",
+            "openings 5 --out o --radius 10",
+            "openings 5 --out o --balance-depth 0",
+            "replies 6 --out b",
+            "replies 6 --from a --out b --balance-depth 61",
+            "records --out g",
+            "fit d --bogus",
+        ] {
+            let e = parse(bad)
+                .err()
+                .unwrap_or_else(|| panic!("'{bad}' was accepted"));
+            assert_eq!(e.exit_code(), 2, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_command_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}
