@@ -1,8 +1,8 @@
 //! Command-line options of `connect6 match` and `connect6 stats` (clap derive), and the value
 //! parsers they share with the engine's own options.
 
+use super::elo::SprtSpec;
 use super::game::{ReplyLimits, TOLERANCE};
-use super::stats::SprtSpec;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -3,8 +3,8 @@
 //! Records and JSON summaries carry exactly this, so `connect6 stats` rebuilds a summary
 //! from them.
 
+use super::elo::Pentanomial;
 use super::game::Outcome;
-use super::stats::Pentanomial;
 use crate::record::Fault;
 use crate::rules::board::Color;
 use serde::{Deserialize, Serialize};

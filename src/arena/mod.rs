@@ -33,28 +33,28 @@
 
 pub mod colours;
 pub mod decisive;
+pub mod elo;
 pub mod entry;
 pub mod game;
 pub mod openings;
 pub mod process;
 pub mod repeats;
 pub mod report;
-pub mod stats;
 pub mod summary;
 
 mod args;
-mod merge;
 pub mod schedule;
+mod stats;
 
 pub use args::{MatchArgs, Shard, StatsArgs, seconds};
+pub use elo::{Pentanomial, SprtSpec, SprtVerdict};
 pub use entry::GameEntry;
 pub use game::{GameResult, Outcome, ReplyLimits, TOLERANCE};
-pub use merge::{StatsError, collect, main as stats_main};
 pub use openings::{Opening, OpeningError};
 pub use process::EngineStartError;
 pub use report::JsonReport;
 pub use schedule::{MatchError, run};
-pub use stats::{Pentanomial, SprtSpec, SprtVerdict};
+pub use stats::{StatsError, collect, main as stats_main};
 pub use summary::{Settings, Summary};
 
 use std::process::ExitCode;

@@ -7,8 +7,8 @@
 //! how many games and pairs were distinct, and what the pairs say when each distinct pair is
 //! counted once.
 
+use super::elo::Pentanomial;
 use super::entry::{GameEntry, complete_pairs};
-use super::stats::Pentanomial;
 use crate::rules::board::Color;
 use crate::rules::coord::Cell;
 use fxhash::FxHashSet;
@@ -88,7 +88,7 @@ impl Repeats {
             self.distinct_games, self.games, self.distinct_pairs, self.pairs
         );
         if let Some(e) = self.distinct().elo() {
-            let num = super::stats::text_num;
+            let num = super::elo::text_num;
             let _ = write!(
                 out,
                 "; each distinct pair once: Elo {}, 95% interval [{}, {}]",

@@ -6,10 +6,10 @@
 //! summary read back gives the same figures.
 
 use super::colours::Colours;
+use super::elo::{Elo, SprtSpec, SprtVerdict, Wdl, los};
 use super::entry::{GameEntry, TimeUse};
 use super::game::Outcome;
 use super::repeats::Repeats;
-use super::stats::{Elo, SprtSpec, SprtVerdict, Wdl, los};
 use super::summary::{Settings, Summary, open_time_share, time_share};
 use crate::record::Fault;
 use crate::rules::board::Color;

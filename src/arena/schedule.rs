@@ -3,13 +3,13 @@
 use super::args::MatchArgs;
 use super::args::Shard;
 use super::decisive;
+use super::elo::SprtVerdict;
 use super::entry::{GameEntry, TimeUse, pairs_of};
 use super::game::{self, GameResult, GameSpec, Outcome};
 use super::openings::OpeningError;
 use super::openings::{self, Opening};
 use super::process::{self, EngineProcess, EngineStartError, split_command};
 use super::repeats::fingerprint;
-use super::stats::SprtVerdict;
 use super::summary::Summary;
 use super::summary::{Settings, verdict_text};
 use crate::record::{self, MatchInfo, Record, RecordMove, RecordResult};

@@ -14,10 +14,10 @@
 //! forcing line (see [`super::decisive`]): the replies time management is about.
 
 use super::colours::Colours;
+use super::elo::{Elo, Pentanomial, SprtSpec, SprtState, SprtVerdict, Wdl, elo, los, text_num};
 use super::entry::{GameEntry, TimeUse, pairs_of};
 use super::game::Outcome;
 use super::repeats::Repeats;
-use super::stats::{Elo, Pentanomial, SprtSpec, SprtState, SprtVerdict, Wdl, elo, los, text_num};
 use crate::record::FaultKind;
 use crate::rules::board::Color;
 use std::fmt::Write as _;
