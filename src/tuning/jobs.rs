@@ -8,6 +8,7 @@
 //! connect6 tune fit DATA [--holdout M] [--lambda L] [--k K]
 //! connect6 tune openings N --out FILE [--seed S] [--radius R] [--balance-depth D]
 //! connect6 tune replies K --from FILE --out FILE [--balance-depth D]
+//! connect6 tune defence-suite PATH.. --out FILE [--nodes N]
 //! ```
 //!
 //! `records` writes the games of match records (files, or folders of them) as a games file
@@ -30,6 +31,7 @@
 use super::datagen::{
     GenConfig, REPLY_CANDIDATES, balanced_openings, black_replies, generate_data, two_turn_openings,
 };
+use super::defence::{DEFAULT_NODES, defence_suite};
 use super::fit::{
     FITTED, FITTED_WINDOWS, HOLDOUT_EVERY, LAMBDA, Weights, read_samples, run_fit, table_source,
 };
@@ -61,6 +63,9 @@ pub enum Job {
     Openings(OpeningsArgs),
     /// Extend two-turn openings to three turns with black's best pairs.
     Replies(RepliesArgs),
+    /// Write the positions of games where the side not to move threatens a threat-sequence
+    /// win, for `bench --defence-suite`.
+    DefenceSuite(DefenceSuiteArgs),
 }
 
 impl Job {
@@ -73,6 +78,7 @@ impl Job {
             Job::Fit(_) => "fit",
             Job::Openings(_) => "openings",
             Job::Replies(_) => "replies",
+            Job::DefenceSuite(_) => "defence-suite",
         }
     }
 }
@@ -179,6 +185,20 @@ pub struct RepliesArgs {
     pub balance_depth: u8,
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct DefenceSuiteArgs {
+    /// Record files in the competition format, or folders of them.
+    #[arg(required = true, value_name = "PATH")]
+    pub records: Vec<PathBuf>,
+    /// The suite file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Solver nodes of each long solve.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+}
+
 fn number(v: &str) -> Result<f64, String> {
     v.parse::<f64>()
         .ok()
@@ -216,6 +236,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
         Job::Fit(a) => fit(&a.fit, &a.data, false),
         Job::Openings(a) => openings(&a),
         Job::Replies(a) => replies(&a),
+        Job::DefenceSuite(a) => defence_suite_file(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -259,6 +280,19 @@ fn generate(a: &GamesArgs) -> Result<(), String> {
         summary.draws,
         summary.positions,
         out,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Writes the defence suite of the records.
+fn defence_suite_file(a: &DefenceSuiteArgs) -> Result<(), String> {
+    let began = Instant::now();
+    let (text, count) = defence_suite(&a.records, a.nodes)?;
+    std::fs::write(&a.out, text).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    println!(
+        "{count} positions in {} ({:.1}s)",
+        a.out.display(),
         began.elapsed().as_secs_f64()
     );
     Ok(())

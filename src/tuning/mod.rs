@@ -23,6 +23,7 @@
 //! turns from the empty board (black's single first stone, then pairs).
 
 pub mod datagen;
+pub mod defence;
 pub mod fit;
 pub mod games;
 pub mod jobs;

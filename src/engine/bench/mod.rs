@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+pub mod defence;
 pub mod suite;
 
 /// Positions as protocol turns from the start. The middle-game ones are openings of real
@@ -228,6 +229,11 @@ pub struct BenchArgs {
     /// stone list; as tests/data/loss-wins.txt), under each of the `--suite-nodes` caps.
     #[arg(long, value_name = "FILE")]
     pub solver_suite: Option<PathBuf>,
+    /// Also ask the defence's questions on every position of FILE (as
+    /// tests/data/defence-suite.txt): the null move and the played losing turn's check, under
+    /// the engine's budgets at 0.5 s and 1 s a move and under 0.1 s and 0.25 s.
+    #[arg(long, value_name = "FILE")]
+    pub defence_suite: Option<PathBuf>,
     /// Node caps for `--solver-suite`, comma-separated.
     #[arg(long, value_name = "N,..", value_delimiter = ',', default_values_t = [2_000u64, 8_000, 30_000, 400_000])]
     pub suite_nodes: Vec<u64>,
@@ -239,6 +245,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
         timed,
         threads,
         solver_suite,
+        defence_suite,
         suite_nodes,
     } = args;
     let threads = threads as usize;
@@ -248,6 +255,20 @@ pub fn main(args: BenchArgs) -> ExitCode {
             .map_err(|e| format!("{}: {e}", path.display()))
             .and_then(|text| {
                 suite::parse_suite(&text).map_err(|e| format!("{}: {e}", path.display()))
+            })
+    }) {
+        Some(Err(e)) => {
+            eprintln!("connect6 bench: {e}");
+            return ExitCode::from(2);
+        }
+        Some(Ok(positions)) => Some(positions),
+        None => None,
+    };
+    let defence_positions = match defence_suite.map(|path| {
+        std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|text| {
+                defence::parse_defence_suite(&text).map_err(|e| format!("{}: {e}", path.display()))
             })
     }) {
         Some(Err(e)) => {
@@ -302,6 +323,9 @@ pub fn main(args: BenchArgs) -> ExitCode {
     );
     if let Some(positions) = &suite {
         suite::report(positions, &suite_nodes);
+    }
+    if let Some(positions) = &defence_positions {
+        defence::report(positions);
     }
     if timed {
         let (t, n) = time_to_depth(6);
