@@ -2,7 +2,7 @@
 //! parses, and it holds the openings where the game's turn let the opponent win by a threat
 //! sequence, a fact a fresh long solve confirms.
 
-use connect6::engine::bench::defence::{Played, judge, parse_defence_suite};
+use connect6::engine::bench::defence::{JUDGE_NODES, Played, judge, parse_defence_suite};
 use connect6::rules::board::Board;
 use connect6::rules::coord::Turn;
 
@@ -30,6 +30,10 @@ fn the_suite_holds_these_positions_with_their_losing_turns() {
         assert_eq!(found.played.to_string(), played);
         assert_eq!(found.after, Played::Loses, "{stones}");
         let losing = Turn::parse(played).expect("a turn");
-        assert_eq!(judge(&board, &losing), Played::Loses, "{stones} {played}");
+        assert_eq!(
+            judge(&board, &losing, JUDGE_NODES),
+            Played::Loses,
+            "{stones} {played}"
+        );
     }
 }

@@ -4,9 +4,9 @@
 //! long solve, with the turn the game played there and what a long solve says of it. The
 //! suite is what `connect6 bench --defence-suite` measures the defence on.
 
-use crate::engine::bench::defence::{DefencePosition, FIELDS, Played};
-use crate::engine::solver::{SolveLimits, Solver, Verdict};
-use crate::engine::tunables::{ROOT_THREAT_DEPTH, THREAT_CACHE_ENTRIES};
+use crate::engine::bench::defence::{DefencePosition, FIELDS, judge, long_solve};
+use crate::engine::solver::Verdict;
+use crate::engine::tunables::ROOT_THREAT_DEPTH;
 use crate::record::files::record_files;
 use crate::record::game::Game;
 use crate::rules::board::Board;
@@ -15,16 +15,6 @@ use std::path::PathBuf;
 
 /// Node cap of each long solve, unless told.
 pub const DEFAULT_NODES: u64 = 200_000;
-
-/// The long solve: `attacker`'s threat sequence on `board` within `nodes`, fresh solver.
-fn long_solve(board: &Board, attacker: crate::rules::board::Color, nodes: u64) -> Verdict {
-    let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
-    solver.solve_for(
-        board.as_stones(),
-        attacker,
-        SolveLimits::new(ROOT_THREAT_DEPTH, nodes, None),
-    )
-}
 
 /// The suite lines of one game, in turn order: a quiet position before each turn where the
 /// side not to move threatens a win. (Where it has a threat window already, the defender
@@ -43,22 +33,11 @@ pub fn game_positions(game: &Game, source: &str, nodes: u64) -> Vec<String> {
             && !board.has_threat_window(defender.other())
             && let Verdict::Win(threat) = long_solve(&board, defender.other(), nodes)
         {
-            let mut after = board.clone();
-            after.place_turn(&played.turn, defender);
-            let after = if after.has_six(defender) {
-                Played::Holds
-            } else {
-                match long_solve(&after, defender.other(), nodes) {
-                    Verdict::Win(_) => Played::Loses,
-                    Verdict::NoWin => Played::Holds,
-                    Verdict::Unknown => Played::Unknown,
-                }
-            };
             let position = DefencePosition {
                 name: format!("{source} {}", index + 1),
                 threat,
                 played: played.turn,
-                after,
+                after: judge(&board, &played.turn, nodes),
                 board: board.clone(),
             };
             lines.push(position.line(&stones.join(" ")));
@@ -100,7 +79,7 @@ pub fn defence_suite(paths: &[PathBuf], nodes: u64) -> Result<(String, usize), S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::bench::defence::parse_defence_suite;
+    use crate::engine::bench::defence::{Played, parse_defence_suite};
 
     #[test]
     fn a_game_gives_the_positions_before_turns_that_face_a_threat() {

@@ -19,7 +19,7 @@ use crate::engine::tunables::{
     CHOSEN_TURN_THREAT_NODES, NULL_MOVE_THREAT_NODES, ROOT_PAIRS, ROOT_THREAT_DEPTH,
     SAFETY_THREAT_DEPTH, SAFETY_TIME_SHARE, THREAT_CACHE_ENTRIES,
 };
-use crate::rules::board::Board;
+use crate::rules::board::{Board, Color};
 use crate::rules::coord::Turn;
 use crate::rules::stones::PlaceTurn;
 use std::fmt;
@@ -183,17 +183,23 @@ pub fn chosen_check_finds(board: &Board, turn: &Turn, budget: Budget) -> (bool, 
 /// Solver nodes of the long solve that judges a turn.
 pub const JUDGE_NODES: u64 = 200_000;
 
-/// What a long solve (fresh solver, [`JUDGE_NODES`]) says of `turn` on `board`.
-pub fn judge(board: &Board, turn: &Turn) -> Played {
+/// A long solve: `attacker`'s threat sequence on `board`, with a fresh solver, `nodes` and
+/// no time limit (so the answer depends on the build alone).
+pub fn long_solve(board: &Board, attacker: Color, nodes: u64) -> Verdict {
+    let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
+    let limits = SolveLimits::new(ROOT_THREAT_DEPTH, nodes, None);
+    solver.solve_for(board.as_stones(), attacker, limits)
+}
+
+/// What a long solve of `nodes` says of `turn` on `board`.
+pub fn judge(board: &Board, turn: &Turn, nodes: u64) -> Played {
     let me = board.side_to_move();
     let mut after = board.clone();
     after.place_turn(turn, me);
     if after.has_six(me) {
         return Played::Holds;
     }
-    let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
-    let limits = SolveLimits::new(ROOT_THREAT_DEPTH, JUDGE_NODES, None);
-    match solver.solve_for(after.as_stones(), me.other(), limits) {
+    match long_solve(&after, me.other(), nodes) {
         Verdict::Win(_) => Played::Loses,
         Verdict::NoWin => Played::Holds,
         Verdict::Unknown => Played::Unknown,
@@ -204,7 +210,7 @@ pub fn judge(board: &Board, turn: &Turn) -> Played {
 /// what a long solve says of it.
 pub fn engine_turn(board: &Board, time: Duration) -> (Turn, Played) {
     let report = Searcher::new(16).search(board, Limits::time(time));
-    (report.best, judge(board, &report.best))
+    (report.best, judge(board, &report.best, JUDGE_NODES))
 }
 
 /// The root turns the engine would consider on `board` (generated, then widened by the
@@ -219,7 +225,7 @@ pub fn holding_turn(board: &Board) -> Option<Turn> {
     let _ = guard(&mut solver, &mut b, &mut root, situation, None);
     root.iter()
         .map(|&(_, t)| t)
-        .find(|t| judge(board, t) == Played::Holds)
+        .find(|t| judge(board, t, JUDGE_NODES) == Played::Holds)
 }
 
 /// One budget's results over a suite.
