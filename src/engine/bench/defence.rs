@@ -11,6 +11,7 @@
 //! And on the positions where the game's turn lost, the whole engine is asked for its turn
 //! under a move time, and a long solve judges that turn: the defence's end result.
 
+use crate::engine::bench::suite::suite_lines;
 use crate::engine::pairs::{Pairs, generate};
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::solver::defence::{guard, loses_to_threats};
@@ -97,12 +98,8 @@ impl DefencePosition {
 /// turn is legal. Errors name the line.
 pub fn parse_defence_suite(text: &str) -> Result<Vec<DefencePosition>, String> {
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim_end();
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let at = |e: String| format!("line {}: {e}", n + 1);
+    for (n, line) in suite_lines(text) {
+        let at = |e: String| format!("line {n}: {e}");
         let fields: Vec<&str> = line.split('\t').collect();
         let [game, turn, threat, played, after, stones] = fields[..] else {
             return Err(at(format!(

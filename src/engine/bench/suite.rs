@@ -15,21 +15,26 @@ pub struct SuitePosition {
     pub board: Board,
 }
 
+/// The lines of a suite file that hold a position, with their 1-based numbers: blank lines
+/// and `#` comments are skipped, line ends trimmed.
+pub fn suite_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(n, line)| (n + 1, line.trim_end()))
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+}
+
 /// Reads a suite: lines of tab-separated fields whose last is the position as a stone
 /// list; every field before it names the position. Blank lines and `#` comments are
 /// skipped. Errors name the line.
 pub fn parse_suite(text: &str) -> Result<Vec<SuitePosition>, String> {
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim_end();
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (n, line) in suite_lines(text) {
         let mut fields: Vec<&str> = line.split('\t').collect();
         let stones = fields.pop().unwrap_or_default();
-        let board = Board::from_turns(stones).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let board = Board::from_turns(stones).map_err(|e| format!("line {n}: {e}"))?;
         if board.is_over() {
-            return Err(format!("line {}: the game is over", n + 1));
+            return Err(format!("line {n}: the game is over"));
         }
         out.push(SuitePosition {
             name: fields.join(" "),
