@@ -5,7 +5,7 @@ use crate::engine::search::{Limits, Searcher};
 use crate::engine::solver::Verdict;
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Cell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -239,6 +239,19 @@ pub struct BenchArgs {
     pub suite_nodes: Vec<u64>,
 }
 
+/// Reads and parses the suite file at `path`, if one is given; errors name the file.
+fn read_suite<T>(
+    path: Option<&Path>,
+    parse: fn(&str) -> Result<T, String>,
+) -> Result<Option<T>, String> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let at = |e: String| format!("{}: {e}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
+    parse(&text).map(Some).map_err(at)
+}
+
 pub fn main(args: BenchArgs) -> ExitCode {
     let BenchArgs {
         depth,
@@ -250,33 +263,15 @@ pub fn main(args: BenchArgs) -> ExitCode {
     } = args;
     let threads = threads as usize;
     // A bad suite file is reported before any measuring.
-    let suite = match solver_suite.map(|path| {
-        std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: {e}", path.display()))
-            .and_then(|text| {
-                suite::parse_suite(&text).map_err(|e| format!("{}: {e}", path.display()))
-            })
-    }) {
-        Some(Err(e)) => {
+    let (suite, defence_positions) = match (
+        read_suite(solver_suite.as_deref(), suite::parse_suite),
+        read_suite(defence_suite.as_deref(), defence::parse_defence_suite),
+    ) {
+        (Ok(solver), Ok(defence)) => (solver, defence),
+        (Err(e), _) | (_, Err(e)) => {
             eprintln!("connect6 bench: {e}");
             return ExitCode::from(2);
         }
-        Some(Ok(positions)) => Some(positions),
-        None => None,
-    };
-    let defence_positions = match defence_suite.map(|path| {
-        std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: {e}", path.display()))
-            .and_then(|text| {
-                defence::parse_defence_suite(&text).map_err(|e| format!("{}: {e}", path.display()))
-            })
-    }) {
-        Some(Err(e)) => {
-            eprintln!("connect6 bench: {e}");
-            return ExitCode::from(2);
-        }
-        Some(Ok(positions)) => Some(positions),
-        None => None,
     };
     crate::rules::warm_up();
     let r = run(depth, 16);
