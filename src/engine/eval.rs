@@ -87,7 +87,62 @@ pub fn window_term(mine: &[u16; WINDOW + 1], theirs: &[u16; WINDOW + 1]) -> i32 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::coord::parse_cell;
+    use crate::rules::coord::{Cell, parse_cell};
+
+    /// The board's pattern counts and the evaluation of a turn read without placing it
+    /// agree with placing it, on random dense boards.
+    #[test]
+    fn counts_and_score_after_a_turn_match_the_placed_turn() {
+        let mut rng = crate::rng::Rng::new(7);
+        let mut checked = 0;
+        for round in 0..3000 {
+            let mut b = Board::new();
+            let (left, top) = (rng.below(12), rng.below(12));
+            for i in 0..rng.below(40) {
+                let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
+                if b.is_empty(c) {
+                    b.place(
+                        c,
+                        if i % 2 == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
+                        },
+                    );
+                }
+            }
+            let a = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
+            let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
+            let color = if round % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if a == c || !b.is_empty(a) || !b.is_empty(c) || b.has_threat_window(color) {
+                continue;
+            }
+            let counts = b.pattern_counts_after(a, c, color);
+            let score = evaluate_after(&b, a, c, color);
+            let mut placed = b.clone();
+            placed.place(a, color);
+            placed.place(c, color);
+            for side in [Color::Black, Color::White] {
+                assert_eq!(
+                    counts[side.index()],
+                    *placed.pattern_counts(side),
+                    "{a} {c}"
+                );
+            }
+            if placed.has_threat_window(color) {
+                assert_eq!(score, None, "{a} {c}");
+            } else {
+                let placed_score = evaluate(&placed, color.other());
+                assert_eq!(score, Some(placed_score), "{a} {c}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
 
     #[test]
     fn shapes_count_for_their_owner() {

@@ -600,21 +600,6 @@ mod tests {
         }
     }
 
-    /// The tables in `tunables.rs` are what the fit makes of the match games.
-    #[test]
-    fn the_engines_tables_are_the_fit_of_the_match_games() {
-        let text = include_str!("../../tests/data/fit-games.txt");
-        let (samples, skipped) = crate::tuning::games::read_games(text).unwrap();
-        assert_eq!((samples.len(), skipped), (140_802, 140_219));
-        let report = run_fit(&samples, HOLDOUT_EVERY, LAMBDA, Some(ENGINE_TABLE_K));
-        assert_eq!(report.weights.rounded(), TunedTables::current());
-        assert!(
-            report.test_after < 0.555,
-            "held-out log loss {}",
-            report.test_after
-        );
-    }
-
     #[test]
     fn the_engines_table_parses() {
         let source = include_str!("../engine/tunables.rs");

@@ -121,6 +121,29 @@ mod tests {
     use super::*;
     use crate::record::game::Played;
 
+    /// The tables in `tunables.rs` are what the fit makes of the match games.
+    #[test]
+    fn the_engines_tables_are_the_fit_of_the_match_games() {
+        let text = include_str!("../../tests/data/fit-games.txt");
+        let (samples, skipped) = read_games(text).unwrap();
+        assert_eq!((samples.len(), skipped), (140_802, 140_219));
+        let report = crate::tuning::fit::run_fit(
+            &samples,
+            crate::tuning::fit::HOLDOUT_EVERY,
+            crate::tuning::fit::LAMBDA,
+            Some(crate::tuning::fit::ENGINE_TABLE_K),
+        );
+        assert_eq!(
+            report.weights.rounded(),
+            crate::tuning::fit::TunedTables::current()
+        );
+        assert!(
+            report.test_after < 0.555,
+            "held-out log loss {}",
+            report.test_after
+        );
+    }
+
     #[test]
     fn a_game_gives_its_quiet_positions_labelled_for_the_side_to_move() {
         // Black wins game 1, white game 2. Game 1's position after four turns holds white's
