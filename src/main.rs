@@ -6,6 +6,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use connect6::arena::seconds;
+use connect6::engine::ranking::Ranking;
 use connect6::protocol::baselines::{GreedyPlayer, RandomPlayer};
 use connect6::protocol::player::{DEFAULT_MAX_DEPTH, Engine};
 use connect6::protocol::session::{Player, Session, serve};
@@ -86,6 +87,9 @@ struct EngineArgs {
     #[arg(long, value_name = "N", default_value_t = default_threads(),
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: usize,
+    /// The cell ranking that picks the stones searched.
+    #[arg(long, value_enum, value_name = "KIND", default_value = "hand")]
+    ranking: Ranking,
 }
 
 /// The cores this process may use (it follows `taskset`).
@@ -112,6 +116,7 @@ fn engine_name(v: &str) -> Result<String, String> {
 
 fn play(options: &EngineArgs, born: Instant) -> ExitCode {
     connect6::rules::warm_up();
+    connect6::engine::ranking::choose(options.ranking);
     match options.player {
         PlayerKind::Engine => {
             let engine = Engine::new(

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod eval;
 pub mod pairs;
+pub mod ranking;
 pub mod search;
 pub mod solver;
 pub mod tunables;

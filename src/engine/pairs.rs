@@ -2,24 +2,22 @@
 //!
 //! - a six on the board for the taking is the only move;
 //! - against the opponent's threats only the turns that stop all of them are generated;
-//! - otherwise cells near stones are ranked by attack and defence (the shapes a stone makes
-//!   and cuts, and as much as `WINDOW_ORDER_PERCENT` asks of the windows it opens and
-//!   closes), the best first stones are
-//!   combined with the best second stones (re-ranked with the first stone on the board) and
-//!   each unordered pair is kept once.
+//! - otherwise cells near stones are ranked by the cell ranking (`ranking`: what a stone
+//!   makes and cuts along its four lines), the best first stones are combined with the best
+//!   second stones (re-ranked with the first stone on the board) and each unordered pair is
+//!   kept once.
 
+use crate::engine::ranking::{self, KeyWorth};
 use crate::engine::tunables::{
-    ATTACK, DEFENCE, FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES,
-    NARROW_SECOND_STONES, NARROW_WIDTH, SECOND_STONES, TO_MOVE_WINDOW, WAITING_WINDOW,
-    WINDOW_ORDER_PERCENT,
+    FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES, NARROW_SECOND_STONES, NARROW_WIDTH,
+    SECOND_STONES,
 };
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::{CELLS, Cell, Turn};
-use crate::rules::geometry::{GEOMETRY, REACH, WINDOW, line_offset, slot};
-use crate::rules::patterns::{KEYS, PATTERN_COUNT, POW3, open_windows_by_stones, pattern};
+use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot};
+use crate::rules::patterns::POW3;
 use crate::rules::threats::{blocks, winning_cells};
 use arrayvec::ArrayVec;
-use once_cell::sync::Lazy;
 
 /// Cells next to a first stone offered as its partner: two each way along four lines.
 const LINE_PARTNERS: usize = 16;
@@ -42,71 +40,10 @@ pub enum Situation {
     Quiet,
 }
 
-/// What a stone on a line is worth to the cell ranking, by the line's pattern key: for the
-/// stone's owner (`attack`, the key seen from the owner) and for the opponent whose line it
-/// cuts (`defence`, the key seen from the opponent). Each adds to the pattern made a share of
-/// what the stone changes in the evaluation's window term (`eval::window_term`): the open
-/// windows it grows for its owner, the opponent's it closes, so that the ranking can prefer
-/// the stones the evaluation rewards. One lookup per key serves both parts.
-struct KeyWorth {
-    attack: Box<[i32]>,
-    defence: Box<[i32]>,
-}
-
-/// The tables with `window_percent` percent of the window term's changes.
-fn key_worth(window_percent: i32) -> KeyWorth {
-    let worth = |pattern_worth: &[i32; PATTERN_COUNT], window_worth: &dyn Fn(usize) -> i32| {
-        (0..KEYS)
-            .map(|key| {
-                let windows = open_windows_by_stones(key);
-                let room: i32 = (1..=WINDOW)
-                    .map(|n| windows[n] as i32 * window_worth(n))
-                    .sum();
-                pattern_worth[pattern(key as u16) as usize] + room * window_percent / 100
-            })
-            .collect::<Box<[i32]>>()
-    };
-    // A window holding n own stones with the new one held n - 1 before it. One that becomes
-    // a threat window leaves the term, but the pattern's worth already counts the threat.
-    let grown = |n: usize| {
-        if n < 4 {
-            TO_MOVE_WINDOW[n] - TO_MOVE_WINDOW[n - 1]
-        } else {
-            0
-        }
-    };
-    // Seen from the opponent, n counts the new stone as theirs: the window held n - 1.
-    let closed = |n: usize| WAITING_WINDOW[n - 1];
-    KeyWorth {
-        attack: worth(&ATTACK, &grown),
-        defence: worth(&DEFENCE, &closed),
-    }
-}
-
-impl KeyWorth {
-    /// One line's part of a stone's worth for `me`, from the line's keys (black's, white's).
-    #[inline]
-    fn line(&self, keys: [u16; 2], me: Color) -> i32 {
-        self.attack[keys[me.index()] as usize] + self.defence[keys[1 - me.index()] as usize]
-    }
-}
-
-static KEY_WORTH: Lazy<KeyWorth> = Lazy::new(|| key_worth(WINDOW_ORDER_PERCENT));
-
-/// How much a stone of `me` on `c` is worth: its own lines plus the opponent's it cuts.
+/// How much a stone of `me` on `c` is worth in the chosen ranking.
 #[inline]
 pub fn cell_score(board: &Board, c: Cell, me: Color) -> i32 {
-    cell_score_in(&KEY_WORTH, board, c, me)
-}
-
-#[inline]
-fn cell_score_in(worth: &KeyWorth, board: &Board, c: Cell, me: Color) -> i32 {
-    let mut score = 0;
-    for d in 0..4 {
-        let keys = board.line_keys(c, d);
-        score += worth.line(keys, me);
-    }
-    score
+    ranking::chosen().cell(board, c, me)
 }
 
 /// Direction and slot under which `a` appears in `b`'s pattern keys, if it does.
@@ -118,11 +55,10 @@ fn alignment(b: Cell, a: Cell) -> Option<(usize, usize)> {
 /// `cell_score` of `b` once a stone of `me` stands on `a`: only their common line changes,
 /// where `a` is an own stone for `me` and a blocker for the opponent.
 #[inline]
-fn cell_score_after(board: &Board, b: Cell, me: Color, a: Cell) -> i32 {
+fn cell_score_after(worth: &KeyWorth, board: &Board, b: Cell, me: Color, a: Cell) -> i32 {
     let Some((dir, slot)) = alignment(b, a) else {
-        return cell_score(board, b, me);
+        return worth.cell(board, b, me);
     };
-    let worth = &*KEY_WORTH;
     let mut score = 0;
     for d in 0..4 {
         let mut keys = board.line_keys(b, d);
@@ -141,11 +77,17 @@ fn by_rank(a: &(i32, Cell), b: &(i32, Cell)) -> std::cmp::Ordering {
 }
 
 /// The `keep` best empty cells near stones, best first.
-fn ranked_cells(board: &Board, me: Color, out: &mut ArrayVec<(i32, Cell), CELLS>, keep: usize) {
+fn ranked_cells(
+    worth: &KeyWorth,
+    board: &Board,
+    me: Color,
+    out: &mut ArrayVec<(i32, Cell), CELLS>,
+    keep: usize,
+) {
     out.clear();
     for c in Cell::all() {
         if board.nearby(c) > 0 && board.is_empty(c) {
-            out.push((cell_score(board, c, me), c));
+            out.push((worth.cell(board, c, me), c));
         }
     }
     if out.len() < 2 {
@@ -167,8 +109,19 @@ fn ordered(a: Cell, b: Cell) -> Turn {
     Turn::two(a.min(b), a.max(b))
 }
 
-/// Generates the candidate turns for the side to move into `out`, best first.
+/// Generates the candidate turns for the side to move into `out`, best first, ranked by
+/// the chosen ranking.
 pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
+    generate_with(ranking::chosen(), board, out, width)
+}
+
+/// `generate` with the cell ranking `worth`.
+pub fn generate_with(
+    worth: &KeyWorth,
+    board: &mut Board,
+    out: &mut Pairs,
+    width: usize,
+) -> Situation {
     out.clear();
     let me = board.side_to_move();
     let opp = me.other();
@@ -190,7 +143,7 @@ pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
         let turn = match cells.as_slice() {
             [a, b] => ordered(*a, *b),
             [a] => {
-                ranked_cells(board, me, &mut ranked, 2);
+                ranked_cells(worth, board, me, &mut ranked, 2);
                 let free = ranked.iter().map(|&(_, c)| c).find(|&c| c != *a);
                 match free {
                     Some(b) => ordered(*a, b),
@@ -206,13 +159,13 @@ pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
     if board.has_threat_window(opp) {
         let blocks = blocks(board.as_stones(), opp);
         for &(a, b) in &blocks.pairs {
-            let score = cell_score(board, a, me) + cell_score(board, b, me);
+            let score = worth.cell(board, a, me) + worth.cell(board, b, me);
             push_unique(out, score, ordered(a, b));
         }
         for &x in &blocks.singles {
-            let base = cell_score(board, x, me);
+            let base = worth.cell(board, x, me);
             board.place(x, me);
-            ranked_cells(board, me, &mut ranked, FREE_STONES_WITH_BLOCK);
+            ranked_cells(worth, board, me, &mut ranked, FREE_STONES_WITH_BLOCK);
             for &(s, y) in ranked.iter() {
                 push_unique(out, base + s, ordered(x, y));
             }
@@ -222,7 +175,7 @@ pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
         if blocks.needed >= 3 || out.is_empty() {
             // Nothing stops every threat; still answer with a legal turn that blocks some.
             out.clear();
-            ranked_cells(board, me, &mut ranked, 2);
+            ranked_cells(worth, board, me, &mut ranked, 2);
             let mut cells = ranked.iter().map(|&(_, c)| c);
             if let (Some(a), Some(b)) = (cells.next(), cells.next()) {
                 out.push((0, ordered(a, b)));
@@ -232,7 +185,7 @@ pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
         return Situation::Forced;
     }
 
-    quiet_pairs(board, me, &mut ranked, out, width);
+    quiet_pairs(worth, board, me, &mut ranked, out, width);
     Situation::Quiet
 }
 
@@ -265,6 +218,7 @@ fn sort_and_trim(out: &mut Pairs, width: usize) {
 }
 
 fn quiet_pairs(
+    worth: &KeyWorth,
     board: &mut Board,
     me: Color,
     ranked: &mut ArrayVec<(i32, Cell), CELLS>,
@@ -279,7 +233,7 @@ fn quiet_pairs(
     } else {
         (FIRST_STONES, SECOND_STONES)
     };
-    ranked_cells(board, me, ranked, firsts.max(seconds));
+    ranked_cells(worth, board, me, ranked, firsts.max(seconds));
     let firsts = firsts.min(ranked.len());
     let seconds = seconds.min(ranked.len());
     let g = &*GEOMETRY;
@@ -308,7 +262,7 @@ fn quiet_pairs(
                 continue;
             }
             // Capacity covers every first stone with all its partners.
-            let _ = out.try_push((sa + cell_score_after(board, b, me, a), ordered(a, b)));
+            let _ = out.try_push((sa + cell_score_after(worth, board, b, me, a), ordered(a, b)));
         }
     }
     sort_and_trim(out, width);
@@ -321,13 +275,14 @@ pub fn add_pairs_through(board: &Board, me: Color, cell: Cell, partners: usize, 
     if !board.is_empty(cell) {
         return;
     }
+    let worth = ranking::chosen();
     let mut ranked = ArrayVec::<(i32, Cell), CELLS>::new();
-    ranked_cells(board, me, &mut ranked, partners + 1);
-    let base = cell_score(board, cell, me);
+    ranked_cells(worth, board, me, &mut ranked, partners + 1);
+    let base = worth.cell(board, cell, me);
     for &(_, b) in ranked.iter().filter(|&&(_, b)| b != cell).take(partners) {
         let turn = ordered(cell, b);
         if !out.iter().any(|&(_, t)| t == turn) {
-            let _ = out.try_push((base + cell_score_after(board, b, me, cell), turn));
+            let _ = out.try_push((base + cell_score_after(worth, board, b, me, cell), turn));
         }
     }
 }
@@ -350,7 +305,6 @@ pub fn any_legal_turn(board: &Board) -> Option<Turn> {
 mod tests {
     use super::*;
     use crate::rules::coord::parse_cell;
-    use crate::rules::patterns::Pattern;
 
     fn cell(s: &str) -> Cell {
         parse_cell(s).unwrap()
@@ -387,52 +341,6 @@ mod tests {
     }
 
     #[test]
-    fn ranking_counts_the_windows_a_stone_opens() {
-        // Neither cell shares a line with the stone on the board, so every pattern is none;
-        // a stone in the open starts six windows along each line, one in the corner three in
-        // all (none along the anti-diagonal).
-        let b = play(&["JJ"]);
-        let (open, corner) = (cell("FH"), cell("AA"));
-        let worth = key_worth(100);
-        let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
-        let none = ATTACK[0] + DEFENCE[0];
-        let open_score = cell_score_in(&worth, &b, open, Color::White);
-        let corner_score = cell_score_in(&worth, &b, corner, Color::White);
-        assert_eq!(open_score, 4 * (none + 6 * opened));
-        assert_eq!(corner_score, 4 * none + 3 * opened);
-        assert!(open_score > corner_score);
-        // Without the window term the two rank alike.
-        let patterns_only = key_worth(0);
-        assert_eq!(
-            cell_score_in(&patterns_only, &b, open, Color::White),
-            cell_score_in(&patterns_only, &b, corner, Color::White)
-        );
-    }
-
-    #[test]
-    fn ranking_counts_the_windows_a_stone_closes() {
-        // White beside black's lone stone, along the row: white keeps one window of that row
-        // (the one starting on its stone) and makes no shape; it cuts black's live two and
-        // closes the five windows holding black's stone. The other lines are open for both.
-        let b = play(&["JJ"]);
-        let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
-        let row = ATTACK[0] + opened + DEFENCE[Pattern::Live2 as usize] + 5 * WAITING_WINDOW[1];
-        let open_line = ATTACK[0] + 6 * opened + DEFENCE[0];
-        assert_eq!(
-            cell_score_in(&key_worth(100), &b, cell("KJ"), Color::White),
-            row + 3 * open_line
-        );
-        // Half the term, rounded down for each key.
-        let half_row =
-            ATTACK[0] + opened / 2 + DEFENCE[Pattern::Live2 as usize] + 5 * WAITING_WINDOW[1] / 2;
-        let half_open_line = ATTACK[0] + DEFENCE[0] + 6 * opened / 2;
-        assert_eq!(
-            cell_score_in(&key_worth(50), &b, cell("KJ"), Color::White),
-            half_row + 3 * half_open_line
-        );
-    }
-
-    #[test]
     fn a_partner_is_scored_as_if_the_first_stone_stood() {
         // `cell_score_after` edits one line's keys instead of placing the stone: it must
         // score what `cell_score` scores once the stone is placed, shapes and windows alike.
@@ -446,7 +354,7 @@ mod tests {
                 after.place(a, me);
                 for &c in near.iter().filter(|&&c| c != a) {
                     assert_eq!(
-                        cell_score_after(&b, c, me, a),
+                        cell_score_after(ranking::chosen(), &b, c, me, a),
                         cell_score(&after, c, me),
                         "{c} after {a}"
                     );

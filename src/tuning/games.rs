@@ -74,18 +74,21 @@ pub fn games_file(paths: &[PathBuf]) -> Result<(String, usize), String> {
     Ok((text, lines.len()))
 }
 
-/// The quiet positions of a games file as fitting samples (each game numbered from 1 in file
-/// order, which the held-out split goes by), and how many positions were not quiet.
-pub fn read_games(text: &str) -> Result<(Vec<Sample>, usize), String> {
-    let mut samples = Vec::new();
-    let mut skipped = 0;
-    let mut game = 0;
+/// One game of a games file: its result for black and its turns, legal in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameTurns {
+    pub black_result: f64,
+    pub turns: Vec<Turn>,
+}
+
+/// The games of a games file, each replayed under the rules; an error names the line.
+pub fn read_game_turns(text: &str) -> Result<Vec<GameTurns>, String> {
+    let mut games = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        game += 1;
         let fail = |e: String| format!("line {}: {e}", n + 1);
         let mut words = line.split_whitespace();
         let black_result = match words.next() {
@@ -95,22 +98,44 @@ pub fn read_games(text: &str) -> Result<(Vec<Sample>, usize), String> {
             other => return Err(fail(format!("result {other:?} is not 1, 0 or 0.5"))),
         };
         let mut board = Board::new();
-        for (k, word) in words.enumerate() {
+        let mut turns = Vec::new();
+        for word in words {
+            let turn = Turn::parse(word).map_err(|e| fail(format!("{word}: {e}")))?;
+            board
+                .play_turn(&turn)
+                .map_err(|e| fail(format!("{word}: {e}")))?;
+            turns.push(turn);
+        }
+        games.push(GameTurns {
+            black_result,
+            turns,
+        });
+    }
+    Ok(games)
+}
+
+/// The quiet positions of a games file as fitting samples (each game numbered from 1 in file
+/// order, which the held-out split goes by), and how many positions were not quiet.
+pub fn read_games(text: &str) -> Result<(Vec<Sample>, usize), String> {
+    let mut samples = Vec::new();
+    let mut skipped = 0;
+    for (game, turns) in (1..).zip(read_game_turns(text)?) {
+        let mut board = Board::new();
+        for (k, turn) in turns.turns.iter().enumerate() {
             if k >= FIRST_SAMPLED_TURN {
                 if is_quiet(&board) {
                     let result = match board.side_to_move() {
-                        Color::Black => black_result,
-                        Color::White => 1.0 - black_result,
+                        Color::Black => turns.black_result,
+                        Color::White => 1.0 - turns.black_result,
                     };
                     samples.push(Sample::new(game, result, &board));
                 } else {
                     skipped += 1;
                 }
             }
-            let turn = Turn::parse(word).map_err(|e| fail(format!("{word}: {e}")))?;
             board
-                .play_turn(&turn)
-                .map_err(|e| fail(format!("{word}: {e}")))?;
+                .play_turn(turn)
+                .expect("read_game_turns replayed the game");
         }
     }
     Ok((samples, skipped))

@@ -9,6 +9,8 @@
 //! connect6 tune openings N --out FILE [--seed S] [--radius R] [--balance-depth D]
 //! connect6 tune replies K --from FILE --out FILE [--balance-depth D]
 //! connect6 tune defence-suite PATH.. --out FILE [--nodes N]
+//! connect6 tune policy GAMES.. --out FILE [--epochs N] [--rate R] [--holdout M] [--winners]
+//! connect6 tune policy-hits GAMES.. [--ranking FILE] [--all-turns]
 //! ```
 //!
 //! `records` writes the games of match records (files, or folders of them) as a games file
@@ -25,6 +27,12 @@
 //! depth D. The engine's tables are fitted with
 //! `connect6 tune fit-games tests/data/fit-games.txt --k 0.005122` (`fit::ENGINE_TABLE_K`).
 //!
+//! `policy` fits the learned cell ranking (`engine::ranking`) to the quiet turns of games
+//! files and writes it as a ranking file; the engine's is fitted with
+//! `connect6 tune policy tests/data/fit-games.txt --out src/engine/ranking.bin`.
+//! `policy-hits` tells how often the pair generator puts the turn a game's winner played
+//! among its first K pairs, with the hand ranking and the learned one.
+//!
 //! Results go to stdout (and to `--out`), progress and errors to stderr; an error is one
 //! line and exit code 2.
 
@@ -35,7 +43,9 @@ use super::defence::{DEFAULT_NODES, defence_suite};
 use super::fit::{
     FITTED, FITTED_WINDOWS, HOLDOUT_EVERY, LAMBDA, Weights, read_samples, run_fit, table_source,
 };
-use super::games::{games_file, read_games};
+use super::games::{GameTurns, games_file, read_game_turns, read_games};
+use super::policy::{self, HIT_RANKS, Movers};
+use crate::engine::ranking::{self, Ranking};
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -66,6 +76,11 @@ pub enum Job {
     /// Write the positions of games where the side not to move threatens a threat-sequence
     /// win, for `bench --defence-suite`.
     DefenceSuite(DefenceSuiteArgs),
+    /// Fit the learned cell ranking to the quiet turns of games files; write a ranking file.
+    Policy(PolicyArgs),
+    /// How often the pair generator puts a game's turn among its first K pairs, with the
+    /// hand ranking and the learned one.
+    PolicyHits(PolicyHitsArgs),
 }
 
 impl Job {
@@ -79,6 +94,8 @@ impl Job {
             Job::Openings(_) => "openings",
             Job::Replies(_) => "replies",
             Job::DefenceSuite(_) => "defence-suite",
+            Job::Policy(_) => "policy",
+            Job::PolicyHits(_) => "policy-hits",
         }
     }
 }
@@ -199,6 +216,47 @@ pub struct DefenceSuiteArgs {
     pub nodes: u64,
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct PolicyArgs {
+    /// Games files (`tune records`, `tests/data/fit-games.txt`).
+    #[arg(required = true, value_name = "GAMES")]
+    pub games: Vec<PathBuf>,
+    /// The ranking file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Passes over the training games.
+    #[arg(long, value_name = "N", default_value_t = policy::EPOCHS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+    pub epochs: usize,
+    /// Adagrad's step size.
+    #[arg(long, value_name = "R", default_value_t = policy::RATE as f64, value_parser = positive)]
+    pub rate: f64,
+    /// Hold out every M-th game, to measure the fit on and keep its best pass (0: none).
+    #[arg(long, value_name = "M", default_value_t = policy::HOLDOUT_EVERY)]
+    pub holdout: usize,
+    /// Learn only from the turns of the side that won the game.
+    #[arg(long)]
+    pub winners: bool,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct PolicyHitsArgs {
+    /// Games files (`tune records`, `tests/data/fit-games.txt`).
+    #[arg(required = true, value_name = "GAMES")]
+    pub games: Vec<PathBuf>,
+    /// A ranking file to measure as the learned ranking [default: the engine's own].
+    #[arg(long, value_name = "FILE")]
+    pub ranking: Option<PathBuf>,
+    /// Count every side's turns, not only the winner's.
+    #[arg(long)]
+    pub all_turns: bool,
+    /// Only every M-th game, counted from the M-th (the games `policy --holdout M` held
+    /// out); 1: all.
+    #[arg(long, value_name = "M", default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub every: usize,
+}
+
 fn number(v: &str) -> Result<f64, String> {
     v.parse::<f64>()
         .ok()
@@ -237,6 +295,8 @@ pub fn run(args: TuneArgs) -> ExitCode {
         Job::Openings(a) => openings(&a),
         Job::Replies(a) => replies(&a),
         Job::DefenceSuite(a) => defence_suite_file(&a),
+        Job::Policy(a) => fit_policy(&a),
+        Job::PolicyHits(a) => policy_hits(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -448,6 +508,95 @@ fn replies(a: &RepliesArgs) -> Result<(), String> {
         a.out.display(),
         began.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// The games of games files, in order.
+fn read_games_files(paths: &[PathBuf]) -> Result<Vec<GameTurns>, String> {
+    let mut games = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        games.extend(read_game_turns(&text).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    Ok(games)
+}
+
+/// Fits the learned ranking and writes its file.
+fn fit_policy(a: &PolicyArgs) -> Result<(), String> {
+    let began = Instant::now();
+    let games = read_games_files(&a.games)?;
+    let movers = if a.winners {
+        Movers::Winners
+    } else {
+        Movers::All
+    };
+    eprintln!("{} games", games.len());
+    let (model, report) = policy::fit(
+        &games,
+        movers,
+        a.epochs,
+        a.rate as f32,
+        a.holdout,
+        |n, train, test| {
+            eprintln!(
+                "pass {n}: training loss {train:.4}, held-out {test:.4} ({:.0} s)",
+                began.elapsed().as_secs_f64()
+            );
+        },
+    );
+    std::fs::write(&a.out, model.to_file()).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let (train, test) = report.passes[report.kept - 1];
+    println!(
+        "{} games, {} training examples, {} held out; kept pass {} of {}: training loss {train:.4}, \
+         held-out {test:.4} (uniform {:.4}); {} written ({:.1} s)",
+        games.len(),
+        report.train_examples,
+        report.test_examples,
+        report.kept,
+        report.passes.len(),
+        report.uniform_loss,
+        a.out.display(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Prints the hit rates of the hand ranking and the learned one on the games.
+fn policy_hits(a: &PolicyHitsArgs) -> Result<(), String> {
+    let games: Vec<GameTurns> = read_games_files(&a.games)?
+        .into_iter()
+        .skip(a.every - 1)
+        .step_by(a.every)
+        .collect();
+    let file;
+    let learned = match &a.ranking {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            file = ranking::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            &file
+        }
+        None => ranking::tables(Ranking::Learned),
+    };
+    let movers = if a.all_turns {
+        Movers::All
+    } else {
+        Movers::Winners
+    };
+    let cut_offs: Vec<String> = HIT_RANKS
+        .iter()
+        .map(|k| format!("{:>6}", format!("top{k}")))
+        .collect();
+    println!("{:<8} {:>9} {}", "ranking", "positions", cut_offs.join(" "));
+    for (name, worth) in [
+        ("hand", ranking::tables(Ranking::Hand)),
+        ("learned", learned),
+    ] {
+        let hits = policy::hits(worth, &games, movers);
+        let rates: Vec<String> = (0..HIT_RANKS.len())
+            .map(|i| format!("{:>5.1}%", 100.0 * hits.rate(i)))
+            .collect();
+        println!("{name:<8} {:>9} {}", hits.positions, rates.join(" "));
+    }
     Ok(())
 }
 

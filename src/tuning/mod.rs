@@ -27,6 +27,7 @@ pub mod defence;
 pub mod fit;
 pub mod games;
 pub mod jobs;
+pub mod policy;
 
 use crate::rules::board::Board;
 use crate::rules::coord::Turn;

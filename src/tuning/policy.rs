@@ -1,0 +1,372 @@
+//! Fitting the learned cell ranking (`engine::ranking`) to the turns of games, and measuring
+//! a ranking by how often the pair generator puts the turn a game played near the top.
+//!
+//! The model is the ranking itself: a cell's score for the side to move is the sum over its
+//! four lines of `attack[code seen from the mover]` and `defence[code seen from the
+//! opponent]`, a line and its mirror image sharing one weight. Scores are logits of a
+//! softmax over the cells the generator ranks (empty cells near stones). Each quiet turn of
+//! a game gives three examples, the way the generator uses the ranking:
+//! - the first stone: the turn's two cells are both right (the loss is -log of their summed
+//!   probability);
+//! - each second stone, with the other stone of the turn placed.
+//!
+//! Weights start at zero and are fitted by Adagrad, one example at a time, over several
+//! passes; every `holdout`-th game is held out and the pass with the lowest held-out loss is
+//! kept. The file stores the weights times `SCALE`, rounded, as `i16`.
+
+use super::games::GameTurns;
+use super::is_quiet;
+use crate::engine::pairs::{Pairs, Situation, generate_with};
+use crate::engine::ranking::{KeyWorth, decode, encode, mirrored};
+use crate::engine::tunables::ROOT_PAIRS;
+use crate::rules::board::{Board, Color};
+use crate::rules::coord::{CELLS, Cell, Turn};
+use crate::rules::patterns::KEYS;
+use crate::rules::stones::PlaceTurn;
+
+/// Score points per logit in the ranking file.
+pub const SCALE: f32 = 256.0;
+/// The fit's defaults: passes over the data, Adagrad's step, every how many games one is
+/// held out.
+pub const EPOCHS: usize = 8;
+pub const RATE: f32 = 0.1;
+pub const HOLDOUT_EVERY: usize = 10;
+/// The first-K cut-offs the hit rates are reported at.
+pub const HIT_RANKS: [usize; 6] = [1, 5, 10, 20, 40, 60];
+
+/// Which turns are examples: every player's, or only the winner's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Movers {
+    All,
+    Winners,
+}
+
+/// The quiet positions of `games` whose turn is an example, with the turn: the position
+/// before it, the side to move, and the turn's two cells.
+fn examples(
+    games: &[GameTurns],
+    movers: Movers,
+    mut each: impl FnMut(&mut Board, Color, Cell, Cell),
+) {
+    for game in games {
+        let mut board = Board::new();
+        for turn in &game.turns {
+            let me = board.side_to_move();
+            let won = match me {
+                Color::Black => game.black_result == 1.0,
+                Color::White => game.black_result == 0.0,
+            };
+            if let (Some(a), Some(b)) = (Some(turn.first), turn.second)
+                && is_quiet(&board)
+                && (movers == Movers::All || won)
+            {
+                each(&mut board, me, a, b);
+            }
+            board.place_turn(turn, me);
+        }
+    }
+}
+
+/// The learned weights during the fit, in logits, one per code up to mirror images.
+pub struct Model {
+    /// `attack` codes, then `defence` codes; only a code's canonical index is used.
+    weights: Vec<f32>,
+    /// Adagrad's sums of squared gradients.
+    squares: Vec<f32>,
+    /// A code's canonical index: the smaller of it and its mirror image.
+    canonical: Vec<u32>,
+    /// Reused per example: the candidates' features and logits, the gradient.
+    features: Vec<[u32; 8]>,
+    cells: Vec<Cell>,
+    logits: Vec<f32>,
+    gradient: Vec<f32>,
+    touched: Vec<u32>,
+}
+
+impl Default for Model {
+    fn default() -> Self {
+        Model::new()
+    }
+}
+
+impl Model {
+    pub fn new() -> Model {
+        Model {
+            weights: vec![0.0; 2 * KEYS],
+            squares: vec![0.0; 2 * KEYS],
+            canonical: (0..KEYS).map(|k| k.min(mirrored(k)) as u32).collect(),
+            features: Vec::with_capacity(CELLS),
+            cells: Vec::with_capacity(CELLS),
+            logits: Vec::with_capacity(CELLS),
+            gradient: vec![0.0; 2 * KEYS],
+            touched: Vec::new(),
+        }
+    }
+
+    /// The candidate cells for `me` and their features and logits.
+    fn score_candidates(&mut self, board: &Board, me: Color) {
+        self.features.clear();
+        self.cells.clear();
+        self.logits.clear();
+        for c in Cell::all() {
+            if board.nearby(c) == 0 || !board.is_empty(c) {
+                continue;
+            }
+            let mut f = [0u32; 8];
+            for d in 0..4 {
+                let keys = board.line_keys(c, d);
+                f[2 * d] = self.canonical[keys[me.index()] as usize];
+                f[2 * d + 1] = KEYS as u32 + self.canonical[keys[1 - me.index()] as usize];
+            }
+            self.logits
+                .push(f.iter().map(|&i| self.weights[i as usize]).sum());
+            self.features.push(f);
+            self.cells.push(c);
+        }
+    }
+
+    /// One example: the loss of `targets` among the candidates (`None` when no target is a
+    /// candidate), and with `rate` > 0 an Adagrad step.
+    fn example(&mut self, board: &Board, me: Color, targets: &[Cell], rate: f32) -> Option<f64> {
+        self.score_candidates(board, me);
+        let top = self.logits.iter().copied().fold(f32::MIN, f32::max);
+        let mut total = 0.0f64;
+        for z in self.logits.iter_mut() {
+            *z = (*z - top).exp();
+            total += *z as f64;
+        }
+        let mut right = 0.0f64;
+        for (i, c) in self.cells.iter().enumerate() {
+            if targets.contains(c) {
+                right += self.logits[i] as f64;
+            }
+        }
+        if right == 0.0 {
+            return None;
+        }
+        let loss = (total / right).ln();
+        if rate > 0.0 {
+            for i in 0..self.cells.len() {
+                let p = self.logits[i] as f64 / total;
+                let wanted = if targets.contains(&self.cells[i]) {
+                    self.logits[i] as f64 / right
+                } else {
+                    0.0
+                };
+                let g = (p - wanted) as f32;
+                for &f in &self.features[i] {
+                    if self.gradient[f as usize] == 0.0 {
+                        self.touched.push(f);
+                    }
+                    self.gradient[f as usize] += g;
+                }
+            }
+            for &f in &self.touched {
+                let f = f as usize;
+                let g = self.gradient[f];
+                self.squares[f] += g * g;
+                self.weights[f] -= rate * g / (self.squares[f].sqrt() + 1e-6);
+                self.gradient[f] = 0.0;
+            }
+            self.touched.clear();
+        }
+        Some(loss)
+    }
+
+    /// One pass over the quiet turns of `games` (a step per example when `rate` > 0): the
+    /// mean loss per example, and the examples.
+    pub fn pass(&mut self, games: &[GameTurns], movers: Movers, rate: f32) -> (f64, usize) {
+        let (mut loss, mut count) = (0.0, 0);
+        examples(games, movers, |board, me, a, b| {
+            let mut add = |l: Option<f64>| {
+                if let Some(l) = l {
+                    loss += l;
+                    count += 1;
+                }
+            };
+            add(self.example(board, me, &[a, b], rate));
+            for (first, second) in [(a, b), (b, a)] {
+                board.place(first, me);
+                add(self.example(board, me, &[second], rate));
+                board.remove(first);
+            }
+        });
+        (loss / count.max(1) as f64, count)
+    }
+
+    /// The weights as a ranking file.
+    pub fn to_file(&self) -> Vec<u8> {
+        let table = |offset: usize| -> Vec<i16> {
+            (0..KEYS)
+                .map(|k| {
+                    let w = self.weights[offset + self.canonical[k] as usize] * SCALE;
+                    w.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
+                })
+                .collect()
+        };
+        encode(&table(0), &table(KEYS))
+    }
+
+    /// The weights as a ranking.
+    pub fn ranking(&self) -> KeyWorth {
+        decode(&self.to_file()).expect("encode writes what decode reads")
+    }
+}
+
+/// What one fit did: each pass's training and held-out loss, and the pass kept.
+#[derive(Debug)]
+pub struct FitReport {
+    pub passes: Vec<(f64, f64)>,
+    pub kept: usize,
+    pub train_examples: usize,
+    pub test_examples: usize,
+    /// The held-out loss of the zero model (every candidate alike).
+    pub uniform_loss: f64,
+}
+
+/// Fits a ranking to `games`, holding out every `holdout_every`-th game (0: none, and the
+/// last pass is kept); returns the kept model and the report.
+pub fn fit(
+    games: &[GameTurns],
+    movers: Movers,
+    epochs: usize,
+    rate: f32,
+    holdout_every: usize,
+    mut progress: impl FnMut(usize, f64, f64),
+) -> (Model, FitReport) {
+    let held = |i: usize| holdout_every > 0 && i % holdout_every == holdout_every - 1;
+    let train: Vec<GameTurns> = (games.iter().enumerate())
+        .filter(|&(i, _)| !held(i))
+        .map(|(_, g)| g.clone())
+        .collect();
+    let test: Vec<GameTurns> = (games.iter().enumerate())
+        .filter(|&(i, _)| held(i))
+        .map(|(_, g)| g.clone())
+        .collect();
+    let mut model = Model::new();
+    let (uniform_loss, test_examples) = model.pass(&test, movers, 0.0);
+    let mut report = FitReport {
+        passes: Vec::new(),
+        kept: 0,
+        train_examples: 0,
+        test_examples,
+        uniform_loss,
+    };
+    let mut best: Option<(f64, Vec<f32>)> = None;
+    for epoch in 0..epochs {
+        let (train_loss, n) = model.pass(&train, movers, rate);
+        report.train_examples = n;
+        let test_loss = if test.is_empty() {
+            train_loss
+        } else {
+            model.pass(&test, movers, 0.0).0
+        };
+        progress(epoch + 1, train_loss, test_loss);
+        report.passes.push((train_loss, test_loss));
+        if best.as_ref().is_none_or(|(l, _)| test_loss < *l) {
+            best = Some((test_loss, model.weights.clone()));
+            report.kept = epoch + 1;
+        }
+    }
+    if let Some((_, weights)) = best {
+        model.weights = weights;
+    }
+    (model, report)
+}
+
+/// Where the generator puts the turns games played: for each example position, the
+/// played turn's place among the first `ROOT_PAIRS` pairs the generator gives with
+/// `worth`, counted at the `HIT_RANKS` cut-offs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Hits {
+    pub positions: usize,
+    /// `within[i]`: positions whose turn is among the first `HIT_RANKS[i]` pairs.
+    pub within: [usize; HIT_RANKS.len()],
+}
+
+impl Hits {
+    pub fn rate(&self, i: usize) -> f64 {
+        self.within[i] as f64 / self.positions.max(1) as f64
+    }
+}
+
+pub fn hits(worth: &KeyWorth, games: &[GameTurns], movers: Movers) -> Hits {
+    let mut out = Hits::default();
+    let mut pairs = Pairs::new();
+    examples(games, movers, |board, _, a, b| {
+        if generate_with(worth, board, &mut pairs, ROOT_PAIRS) != Situation::Quiet {
+            return;
+        }
+        let played = Turn::two(a.min(b), a.max(b));
+        out.positions += 1;
+        if let Some(place) = pairs.iter().position(|&(_, t)| t == played) {
+            for (i, &k) in HIT_RANKS.iter().enumerate() {
+                out.within[i] += (place < k) as usize;
+            }
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::coord::parse_cell;
+    use crate::tuning::games::read_game_turns;
+
+    /// Half of the match games, with every fifth held out: the fit lowers the held-out loss
+    /// below the uniform model's and keeps the pass that did best.
+    #[test]
+    fn the_fit_learns_to_predict_held_out_turns() {
+        let text = include_str!("../../tests/data/fit-games.txt");
+        let games = read_game_turns(text).unwrap();
+        let games: Vec<GameTurns> = games.into_iter().take(300).collect();
+        let (model, report) = fit(&games, Movers::All, 3, RATE, 5, |_, _, _| {});
+        assert_eq!(report.passes.len(), 3);
+        let (first, last) = (report.passes[0], report.passes[2]);
+        assert!(last.0 < first.0, "training loss fell: {:?}", report.passes);
+        let kept = report.passes[report.kept - 1].1;
+        assert!(
+            kept < report.uniform_loss - 0.5,
+            "held-out {kept} against uniform {}",
+            report.uniform_loss
+        );
+        // The kept weights are what the report says: a held-out pass gives its loss again.
+        let test: Vec<GameTurns> = games.iter().skip(4).step_by(5).cloned().collect();
+        let mut again = model;
+        assert!((again.pass(&test, Movers::All, 0.0).0 - kept).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_model_written_to_a_file_ranks_as_it_scores() {
+        // One example position: black's (the winner's) turn IIHH.
+        let games = read_game_turns("1 JJ KIKK IIHH").unwrap();
+        let mut model = Model::new();
+        for _ in 0..20 {
+            model.pass(&games, Movers::Winners, 0.5);
+        }
+        let ranking = model.ranking();
+        let board = Board::from_turns("JJ KIKK").unwrap();
+        model.score_candidates(&board, Color::Black);
+        for (i, &c) in model.cells.clone().iter().enumerate() {
+            let points = ranking.cell(&board, c, Color::Black) as f32;
+            // Eight weights, each rounded by at most half a point.
+            assert!((points - model.logits[i] * SCALE).abs() <= 4.0, "{c}");
+        }
+        // The turn black played there now scores as the best pair generated (cells the stones
+        // see alike, such as mirror images, may tie with it).
+        let mut pairs = Pairs::new();
+        let mut b = board.clone();
+        generate_with(&ranking, &mut b, &mut pairs, ROOT_PAIRS);
+        let played = Turn::two(parse_cell("HH").unwrap(), parse_cell("II").unwrap());
+        let place = pairs
+            .iter()
+            .position(|&(_, t)| t == played)
+            .expect("generated");
+        assert_eq!(pairs[place].0, pairs[0].0, "{pairs:?}");
+        // Untrained, every candidate scores alike.
+        let mut zero = Pairs::new();
+        generate_with(&Model::new().ranking(), &mut b, &mut zero, ROOT_PAIRS);
+        assert!(zero.iter().all(|&(s, _)| s == 0));
+    }
+}
