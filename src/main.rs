@@ -87,8 +87,11 @@ struct EngineArgs {
     #[arg(long, value_name = "N", default_value_t = default_threads(),
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: usize,
-    /// The cell ranking that picks the stones searched.
+    /// The evaluation: `learned` adds a fitted value for each line code of each stone.
     #[arg(long, value_enum, value_name = "KIND", default_value = "hand")]
+    eval: connect6::engine::eval::Evaluation,
+    /// The cell ranking that picks the stones searched.
+    #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
     ranking: Ranking,
 }
 
@@ -117,6 +120,7 @@ fn engine_name(v: &str) -> Result<String, String> {
 fn play(options: &EngineArgs, born: Instant) -> ExitCode {
     connect6::rules::warm_up();
     connect6::engine::ranking::choose(options.ranking);
+    connect6::engine::eval::choose(options.eval);
     match options.player {
         PlayerKind::Engine => {
             let engine = Engine::new(

@@ -1,15 +1,56 @@
-//! Static evaluation for the side to move: line-pattern counts, and the six-cell windows
-//! each side holds alone.
+//! Static evaluation for the side to move: line-pattern counts, the six-cell windows each
+//! side holds alone and, with the learned evaluation, a value for every line code a stone
+//! stands in (`LineValues`, summed by the board; fitted by `connect6 tune eval` on top of
+//! the other two terms and embedded from `eval.bin`).
 
 use crate::engine::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
-use crate::rules::board::{Board, Color, THREAT_STONES};
+use crate::rules::board::{Board, Color, LineValues, THREAT_STONES};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::WINDOW;
-use crate::rules::patterns::PATTERN_COUNT;
+use crate::rules::patterns::{KEYS, PATTERN_COUNT};
+use once_cell::sync::Lazy;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Scores beyond this are wins or losses found by search, not evaluations.
 pub const WIN: i32 = 1_000_000;
 pub const WIN_BOUND: i32 = WIN - 1000;
+
+/// Which evaluation the search uses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Evaluation {
+    /// Pattern and window weights only (`tunables::TO_MOVE_PATTERN` and the rest).
+    Hand,
+    /// The same plus a value per line code of each stone, fitted to match games.
+    Learned,
+}
+
+static CHOSEN: AtomicU8 = AtomicU8::new(Evaluation::Hand as u8);
+static LEARNED: Lazy<Box<LineValues>> = Lazy::new(|| {
+    decode(include_bytes!("eval.bin")).expect("the embedded evaluation file is checked by a test")
+});
+
+/// Makes `evaluation` the one searches use from now on; called once at start-up.
+pub fn choose(evaluation: Evaluation) {
+    CHOSEN.store(evaluation as u8, Ordering::Relaxed);
+    let _ = line_values(evaluation);
+}
+
+/// The chosen evaluation.
+pub fn chosen() -> Evaluation {
+    if CHOSEN.load(Ordering::Relaxed) == Evaluation::Learned as u8 {
+        Evaluation::Learned
+    } else {
+        Evaluation::Hand
+    }
+}
+
+/// The line values a search's board sums for `evaluation` (none for the hand one).
+pub fn line_values(evaluation: Evaluation) -> Option<&'static LineValues> {
+    match evaluation {
+        Evaluation::Hand => None,
+        Evaluation::Learned => Some(&LEARNED),
+    }
+}
 
 /// Evaluation of a quiet position for `me`, the side to move.
 pub fn evaluate(board: &Board, me: Color) -> i32 {
@@ -19,6 +60,13 @@ pub fn evaluate(board: &Board, me: Color) -> i32 {
             board.as_stones().pure_windows(me),
             board.as_stones().pure_windows(them),
         )
+        + value_term(board.line_value_sums(me), board.line_value_sums(them))
+}
+
+/// The line values' part: the mover's summed as to move, less the waiting side's as waiting.
+#[inline]
+fn value_term(mine: [i32; 2], theirs: [i32; 2]) -> i32 {
+    mine[0] - theirs[1]
 }
 
 /// `evaluate` for the side to move after `color` places stones on the empty cells `a` and
@@ -33,8 +81,11 @@ pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i
     ) + board
         .as_stones()
         .sum_windows_after(a, b, color, window_change)?;
-    let counts = board.pattern_counts_after(a, b, color);
-    let score = pattern_term(&counts[mover.index()], &counts[waiting.index()]) + windows;
+    let after = board.lines_after(a, b, color);
+    let (m, w) = (mover.index(), waiting.index());
+    let score = pattern_term(&after.counts[m], &after.counts[w])
+        + windows
+        + value_term(after.value_sums[m], after.value_sums[w]);
     #[cfg(debug_assertions)]
     if crate::rules::board::debug_sample() {
         let mut placed = board.clone();
@@ -84,19 +135,79 @@ pub fn window_term(mine: &[u16; WINDOW + 1], theirs: &[u16; WINDOW + 1]) -> i32 
         .sum()
 }
 
+/// The head of an evaluation file: a name and a version, then for each of the `KEYS` line
+/// codes its value to move and waiting, little-endian `i16`s.
+const MAGIC: &[u8; 8] = b"C6EVAL01";
+
+/// Why an evaluation file was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum EvalFileError {
+    NotAnEvalFile,
+    Size { expected: usize, found: usize },
+}
+
+impl std::fmt::Display for EvalFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            EvalFileError::NotAnEvalFile => write!(f, "not an evaluation file (bad header)"),
+            EvalFileError::Size { expected, found } => {
+                write!(
+                    f,
+                    "an evaluation file has {expected} bytes, this one {found}"
+                )
+            }
+        }
+    }
+}
+
+/// The bytes of an evaluation file holding `values`.
+pub fn encode(values: &LineValues) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    for v in values.iter().flatten() {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
+/// Reads an evaluation file written by `encode`.
+pub fn decode(bytes: &[u8]) -> Result<Box<LineValues>, EvalFileError> {
+    let body = bytes
+        .strip_prefix(MAGIC.as_slice())
+        .ok_or(EvalFileError::NotAnEvalFile)?;
+    let expected = MAGIC.len() + 4 * KEYS;
+    if bytes.len() != expected {
+        return Err(EvalFileError::Size {
+            expected,
+            found: bytes.len(),
+        });
+    }
+    let mut values = Box::new([[0i16; 2]; KEYS]);
+    for (v, b) in values.iter_mut().zip(body.chunks_exact(4)) {
+        *v = [
+            i16::from_le_bytes([b[0], b[1]]),
+            i16::from_le_bytes([b[2], b[3]]),
+        ];
+    }
+    Ok(values)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::coord::{Cell, parse_cell};
 
     /// The board's pattern counts and the evaluation of a turn read without placing it
-    /// agree with placing it, on random dense boards.
+    /// agree with placing it, on random dense boards, with the hand evaluation and the
+    /// learned one (whose line-value sums the board keeps; debug builds also check them
+    /// against a recount as stones come and go).
     #[test]
     fn counts_and_score_after_a_turn_match_the_placed_turn() {
         let mut rng = crate::rng::Rng::new(7);
         let mut checked = 0;
         for round in 0..3000 {
             let mut b = Board::new();
+            let evaluation = [Evaluation::Hand, Evaluation::Learned][round % 2];
+            b.set_line_values(line_values(evaluation));
             let (left, top) = (rng.below(12), rng.below(12));
             for i in 0..rng.below(40) {
                 let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
@@ -121,7 +232,7 @@ mod tests {
             if a == c || !b.is_empty(a) || !b.is_empty(c) || b.has_threat_window(color) {
                 continue;
             }
-            let counts = b.pattern_counts_after(a, c, color);
+            let counts = b.lines_after(a, c, color).counts;
             let score = evaluate_after(&b, a, c, color);
             let mut placed = b.clone();
             placed.place(a, color);
@@ -142,6 +253,60 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn evaluation_files_round_trip_and_bad_ones_are_refused() {
+        let mut values = Box::new([[0i16; 2]; KEYS]);
+        for (k, v) in values.iter_mut().enumerate() {
+            *v = [(k % 501) as i16 - 250, (k % 13) as i16];
+        }
+        let bytes = encode(&values);
+        assert!(decode(&bytes).unwrap() == values);
+        assert_eq!(
+            decode(&bytes[..bytes.len() - 1]).err(),
+            Some(EvalFileError::Size {
+                expected: bytes.len(),
+                found: bytes.len() - 1
+            })
+        );
+        assert_eq!(
+            decode(b"C6RANK01").err(),
+            Some(EvalFileError::NotAnEvalFile)
+        );
+        // The embedded file reads, and gives some line code a value.
+        assert!(
+            decode(include_bytes!("eval.bin"))
+                .unwrap()
+                .iter()
+                .any(|v| v[0] != 0)
+        );
+    }
+
+    /// A board that sums the learned values evaluates as the hand evaluation plus the values
+    /// of its stones' lines, counted here one by one.
+    #[test]
+    fn the_learned_evaluation_adds_the_values_of_the_stones_lines() {
+        let values = line_values(Evaluation::Learned).unwrap();
+        let plain = Board::from_turns("JJ KKLL MMNN OOPP IHGI").unwrap();
+        let mut valued = plain.clone();
+        valued.set_line_values(Some(values));
+        let me = plain.side_to_move();
+        let mut sum = 0;
+        for c in Cell::all() {
+            if let Some(color) = plain.get(c) {
+                for d in 0..4 {
+                    let v = values[plain.line_keys(c, d)[color.index()] as usize];
+                    sum += if color == me {
+                        v[0] as i32
+                    } else {
+                        -(v[1] as i32)
+                    };
+                }
+            }
+        }
+        assert_ne!(sum, 0);
+        assert_eq!(evaluate(&valued, me), evaluate(&plain, me) + sum);
     }
 
     #[test]

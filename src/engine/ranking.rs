@@ -88,7 +88,7 @@ static HAND: Lazy<KeyWorth> = Lazy::new(|| hand(WINDOW_ORDER_PERCENT));
 static LEARNED: Lazy<KeyWorth> = Lazy::new(|| {
     decode(include_bytes!("ranking.bin")).expect("the embedded ranking file is checked by a test")
 });
-static CHOSEN: AtomicU8 = AtomicU8::new(Ranking::Hand as u8);
+static CHOSEN: AtomicU8 = AtomicU8::new(Ranking::Learned as u8);
 
 /// Makes `ranking` the one move generation uses from now on; called once at start-up.
 pub fn choose(ranking: Ranking) {

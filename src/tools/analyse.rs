@@ -35,6 +35,9 @@ pub struct AnalyseArgs {
     /// Transposition table size of the search, in MB.
     #[arg(long, value_name = "MB", default_value_t = 32)]
     pub hash: usize,
+    /// The cell ranking the engine's move generation uses.
+    #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
+    pub ranking: crate::engine::ranking::Ranking,
     /// Record files, or folders whose `*.txt` files are records.
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<PathBuf>,
@@ -373,6 +376,7 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    crate::engine::ranking::choose(args.ranking);
     let files = match record_files(&args.records) {
         Ok(f) => f,
         Err(e) => {

@@ -364,25 +364,26 @@ mod tests {
         assert!(first.distance(Cell::CENTER) <= 1);
         assert!(a.turns[1].cells().all(|c| c.distance(first) <= 2));
 
-        let labelled = positions(&a, &mut HashSet::new());
-        assert!(!labelled.is_empty());
-        for l in &labelled {
-            let (back, board) = Labelled::parse(&l.to_line()).unwrap();
-            assert_eq!(&back, l);
-            assert!(is_quiet(&board));
-            assert!(l.turns.len() >= opening_turns(a.index));
-            let expected = match a.winner {
-                None => 0.5,
-                Some(w) if w == board.side_to_move() => 1.0,
-                Some(_) => 0.0,
-            };
-            assert_eq!(l.result, expected);
+        // Each position is labelled for its side to move, from both games.
+        let mut movers = HashSet::new();
+        for game in [&a, &b] {
+            let labelled = positions(game, &mut HashSet::new());
+            assert!(!labelled.is_empty());
+            for l in &labelled {
+                let (back, board) = Labelled::parse(&l.to_line()).unwrap();
+                assert_eq!(&back, l);
+                assert!(is_quiet(&board));
+                assert!(l.turns.len() >= opening_turns(game.index));
+                let expected = match game.winner {
+                    None => 0.5,
+                    Some(w) if w == board.side_to_move() => 1.0,
+                    Some(_) => 0.0,
+                };
+                assert_eq!(l.result, expected);
+                movers.insert(board.side_to_move());
+            }
         }
-        // Both sides' positions are in the data, so both labels occur in a decided game.
-        if a.winner.is_some() {
-            assert!(labelled.iter().any(|l| l.result == 1.0));
-            assert!(labelled.iter().any(|l| l.result == 0.0));
-        }
+        assert_eq!(movers.len(), 2, "both sides' positions are in the data");
         // A position already seen is not written again.
         let mut seen = HashSet::new();
         positions(&a, &mut seen);

@@ -11,6 +11,7 @@
 //! connect6 tune defence-suite PATH.. --out FILE [--nodes N]
 //! connect6 tune policy GAMES.. --out FILE [--epochs N] [--rate R] [--holdout M] [--winners]
 //! connect6 tune policy-hits GAMES.. [--ranking FILE] [--all-turns]
+//! connect6 tune eval GAMES.. --out FILE [--epochs N] [--rate R] [--lambda L] [--holdout M]
 //! ```
 //!
 //! `records` writes the games of match records (files, or folders of them) as a games file
@@ -31,7 +32,10 @@
 //! files and writes it as a ranking file; the engine's is fitted with
 //! `connect6 tune policy tests/data/fit-games.txt --out src/engine/ranking.bin`.
 //! `policy-hits` tells how often the pair generator puts the turn a game's winner played
-//! among its first K pairs, with the hand ranking and the learned one.
+//! among its first K pairs, with the hand ranking and the learned one. `eval` fits the
+//! learned evaluation's line values (`tuning::values`) and writes them as an evaluation file;
+//! the engine's is fitted with
+//! `connect6 tune eval tests/data/fit-games.txt --out src/engine/eval.bin`.
 //!
 //! Results go to stdout (and to `--out`), progress and errors to stderr; an error is one
 //! line and exit code 2.
@@ -45,6 +49,7 @@ use super::fit::{
 };
 use super::games::{GameTurns, games_file, read_game_turns, read_games};
 use super::policy::{self, HIT_RANKS, Movers};
+use super::values;
 use crate::engine::ranking::{self, Ranking};
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -81,6 +86,9 @@ pub enum Job {
     /// How often the pair generator puts a game's turn among its first K pairs, with the
     /// hand ranking and the learned one.
     PolicyHits(PolicyHitsArgs),
+    /// Fit the learned evaluation's line values to the results of games files; write an
+    /// evaluation file.
+    Eval(EvalArgs),
 }
 
 impl Job {
@@ -96,6 +104,7 @@ impl Job {
             Job::DefenceSuite(_) => "defence-suite",
             Job::Policy(_) => "policy",
             Job::PolicyHits(_) => "policy-hits",
+            Job::Eval(_) => "eval",
         }
     }
 }
@@ -257,6 +266,29 @@ pub struct PolicyHitsArgs {
     pub every: usize,
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct EvalArgs {
+    /// Games files (`tune records`, `tests/data/fit-games.txt`).
+    #[arg(required = true, value_name = "GAMES")]
+    pub games: Vec<PathBuf>,
+    /// The evaluation file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, value_name = "N", default_value_t = values::EPOCHS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+    pub epochs: usize,
+    /// Adagrad's step size.
+    #[arg(long, value_name = "R", default_value_t = values::RATE, value_parser = positive)]
+    pub rate: f64,
+    /// The L2 penalty on the values, in logits, per position.
+    #[arg(long, value_name = "L", default_value_t = values::LAMBDA, value_parser = non_negative)]
+    pub lambda: f64,
+    /// Hold out every M-th game, to measure the fit on and keep its best pass (0: none).
+    #[arg(long, value_name = "M", default_value_t = values::HOLDOUT_EVERY)]
+    pub holdout: usize,
+}
+
 fn number(v: &str) -> Result<f64, String> {
     v.parse::<f64>()
         .ok()
@@ -297,6 +329,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
         Job::DefenceSuite(a) => defence_suite_file(&a),
         Job::Policy(a) => fit_policy(&a),
         Job::PolicyHits(a) => policy_hits(&a),
+        Job::Eval(a) => fit_values(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -597,6 +630,42 @@ fn policy_hits(a: &PolicyHitsArgs) -> Result<(), String> {
             .collect();
         println!("{name:<8} {:>9} {}", hits.positions, rates.join(" "));
     }
+    Ok(())
+}
+
+/// Fits the learned evaluation's line values and writes their file.
+fn fit_values(a: &EvalArgs) -> Result<(), String> {
+    let began = Instant::now();
+    let games = read_games_files(&a.games)?;
+    let positions = values::Positions::of(&games);
+    eprintln!("{} games, {} positions", games.len(), positions.len());
+    let (model, report) = values::fit(
+        &positions,
+        super::fit::ENGINE_TABLE_K,
+        a.epochs,
+        a.rate,
+        a.lambda,
+        a.holdout,
+        |n, train, test| {
+            eprintln!(
+                "pass {n}: training loss {train:.4}, held-out {test:.4} ({:.0} s)",
+                began.elapsed().as_secs_f64()
+            );
+        },
+    );
+    std::fs::write(&a.out, model.to_file()).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let (train, test) = report.passes[report.kept - 1];
+    println!(
+        "{} games, {} positions; kept pass {} of {}: training loss {train:.4}, held-out \
+         {test:.4} (hand evaluation alone {:.4}); {} written ({:.1} s)",
+        games.len(),
+        positions.len(),
+        report.kept,
+        report.passes.len(),
+        report.hand_test,
+        a.out.display(),
+        began.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

@@ -28,6 +28,7 @@ pub mod fit;
 pub mod games;
 pub mod jobs;
 pub mod policy;
+pub mod values;
 
 use crate::rules::board::Board;
 use crate::rules::coord::Turn;

@@ -28,7 +28,7 @@ use crate::rules::stones::PlaceTurn;
 pub const SCALE: f32 = 256.0;
 /// The fit's defaults: passes over the data, Adagrad's step, every how many games one is
 /// held out.
-pub const EPOCHS: usize = 8;
+pub const EPOCHS: usize = 15;
 pub const RATE: f32 = 0.1;
 pub const HOLDOUT_EVERY: usize = 10;
 /// The first-K cut-offs the hit rates are reported at.
@@ -335,6 +335,23 @@ mod tests {
         let test: Vec<GameTurns> = games.iter().skip(4).step_by(5).cloned().collect();
         let mut again = model;
         assert!((again.pass(&test, Movers::All, 0.0).0 - kept).abs() < 1e-9);
+    }
+
+    /// The engine's `ranking.bin` is what `tune policy` makes of the match games with its
+    /// defaults (the command in docs/tuning.md).
+    #[test]
+    fn the_engines_ranking_is_the_fit_of_the_match_games() {
+        let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
+        let (model, report) = fit(
+            &games,
+            Movers::All,
+            EPOCHS,
+            RATE,
+            HOLDOUT_EVERY,
+            |_, _, _| {},
+        );
+        assert!(model.to_file() == include_bytes!("../engine/ranking.bin"));
+        assert_eq!(report.kept, EPOCHS, "held-out loss fell on every pass");
     }
 
     #[test]

@@ -238,8 +238,11 @@ pub struct BenchArgs {
     /// Node caps for `--solver-suite`, comma-separated.
     #[arg(long, value_name = "N,..", value_delimiter = ',', default_values_t = [2_000u64, 8_000, 30_000, 400_000])]
     pub suite_nodes: Vec<u64>,
-    /// The cell ranking move generation uses.
+    /// The evaluation: `learned` adds a fitted value for each line code of each stone.
     #[arg(long, value_enum, value_name = "KIND", default_value = "hand")]
+    pub eval: crate::engine::eval::Evaluation,
+    /// The cell ranking move generation uses.
+    #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
     pub ranking: Ranking,
 }
 
@@ -265,8 +268,10 @@ pub fn main(args: BenchArgs) -> ExitCode {
         defence_suite,
         suite_nodes,
         ranking,
+        eval,
     } = args;
     crate::engine::ranking::choose(ranking);
+    crate::engine::eval::choose(eval);
     let threads = threads as usize;
     // A bad suite file is reported before any measuring.
     let (suite, defence_positions) = match (

@@ -1,0 +1,316 @@
+//! Fitting the learned evaluation's line values (`engine::eval`, `rules::board::LineValues`)
+//! to game results, on top of the hand evaluation.
+//!
+//! The model extends the logistic model of `fit`: P(mover wins) = sigmoid(K * (hand
+//! evaluation + value term)), where the value term is the sum, over the mover's stones and
+//! their four lines, of a to-move value of the line's code (seen from the stone's colour),
+//! less the same sum of waiting values over the waiting side's stones. K is the engine's
+//! scale (`fit::ENGINE_TABLE_K`), so the values are in the evaluation's points and only
+//! correct what the patterns and windows miss. A code and its mirror image share a value.
+//!
+//! The values start at zero and are fitted by Adagrad, one position at a time, with an L2
+//! penalty that keeps rare codes near zero; every `holdout`-th game is held out and the
+//! pass with the lowest held-out loss is kept.
+
+use super::games::{FIRST_SAMPLED_TURN, GameTurns};
+use super::is_quiet;
+use crate::engine::eval::{encode, evaluate};
+use crate::engine::ranking::mirrored;
+use crate::rules::board::{Board, Color, LineValues};
+use crate::rules::patterns::KEYS;
+use crate::rules::stones::PlaceTurn;
+
+/// The fit's defaults: passes, Adagrad's step, the L2 penalty (per position, in logits),
+/// every how many games one is held out.
+pub const EPOCHS: usize = 40;
+pub const RATE: f64 = 0.002;
+pub const LAMBDA: f64 = 1e-6;
+pub const HOLDOUT_EVERY: usize = 10;
+
+/// The quiet positions of games, as the fit reads them.
+pub struct Positions {
+    /// Per position: its game, the result for the mover, the hand evaluation in points,
+    /// and where its keys start in `keys`.
+    rows: Vec<Row>,
+    /// Canonical codes: the mover's stone lines, then the waiting side's.
+    keys: Vec<u32>,
+}
+
+struct Row {
+    game: usize,
+    result: f64,
+    hand: f64,
+    start: usize,
+    /// How many of the row's keys are the mover's; the rest, to `next.start`, the waiting
+    /// side's.
+    mover_keys: usize,
+    end: usize,
+}
+
+/// A code's canonical index: the smaller of it and its mirror image.
+fn canonical_table() -> Vec<u32> {
+    (0..KEYS).map(|k| k.min(mirrored(k)) as u32).collect()
+}
+
+impl Positions {
+    /// The quiet positions of `games` from turn `FIRST_SAMPLED_TURN` on, labelled with the
+    /// result for the side to move, as `games::read_games` samples them.
+    pub fn of(games: &[GameTurns]) -> Positions {
+        let canonical = canonical_table();
+        let mut out = Positions {
+            rows: Vec::new(),
+            keys: Vec::new(),
+        };
+        for (game, g) in games.iter().enumerate() {
+            let mut board = Board::new();
+            for (k, turn) in g.turns.iter().enumerate() {
+                if k >= FIRST_SAMPLED_TURN && is_quiet(&board) {
+                    let me = board.side_to_move();
+                    let result = match me {
+                        Color::Black => g.black_result,
+                        Color::White => 1.0 - g.black_result,
+                    };
+                    let start = out.keys.len();
+                    for side in [me, me.other()] {
+                        for c in crate::rules::coord::Cell::all() {
+                            if board.get(c) == Some(side) {
+                                for d in 0..4 {
+                                    let key = board.line_keys(c, d)[side.index()];
+                                    out.keys.push(canonical[key as usize]);
+                                }
+                            }
+                        }
+                        if side == me {
+                            out.rows.push(Row {
+                                game,
+                                result,
+                                hand: evaluate(&board, me) as f64,
+                                start,
+                                mover_keys: out.keys.len() - start,
+                                end: 0,
+                            });
+                        }
+                    }
+                    let row = out.rows.last_mut().expect("pushed above");
+                    row.end = out.keys.len();
+                }
+                board.place_turn(turn, board.side_to_move());
+            }
+        }
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
+/// The values during the fit, in logits: to-move values of the canonical codes, then
+/// waiting values.
+pub struct Model {
+    weights: Vec<f64>,
+    squares: Vec<f64>,
+    k: f64,
+}
+
+impl Model {
+    pub fn new(k: f64) -> Model {
+        Model {
+            weights: vec![0.0; 2 * KEYS],
+            squares: vec![0.0; 2 * KEYS],
+            k,
+        }
+    }
+
+    fn logit(&self, p: &Positions, row: &Row) -> f64 {
+        let keys = &p.keys[row.start..row.end];
+        let (mine, theirs) = keys.split_at(row.mover_keys);
+        self.k * row.hand + mine.iter().map(|&k| self.weights[k as usize]).sum::<f64>()
+            - theirs
+                .iter()
+                .map(|&k| self.weights[KEYS + k as usize])
+                .sum::<f64>()
+    }
+
+    /// One pass over the positions `take` accepts (a step per position when `rate` > 0):
+    /// the mean log loss.
+    pub fn pass(
+        &mut self,
+        p: &Positions,
+        take: impl Fn(usize) -> bool,
+        rate: f64,
+        lambda: f64,
+    ) -> f64 {
+        let (mut loss, mut count) = (0.0, 0usize);
+        for row in p.rows.iter().filter(|r| take(r.game)) {
+            let z = self.logit(p, row);
+            let q = 1.0 / (1.0 + (-z).exp());
+            let q = q.clamp(1e-12, 1.0 - 1e-12);
+            loss -= row.result * q.ln() + (1.0 - row.result) * (1.0 - q).ln();
+            count += 1;
+            if rate > 0.0 {
+                let g = q - row.result;
+                let keys = &p.keys[row.start..row.end];
+                for (i, &k) in keys.iter().enumerate() {
+                    let (index, sign) = if i < row.mover_keys {
+                        (k as usize, 1.0)
+                    } else {
+                        (KEYS + k as usize, -1.0)
+                    };
+                    let step = sign * g + lambda * self.weights[index];
+                    self.squares[index] += step * step;
+                    self.weights[index] -= rate * step / (self.squares[index].sqrt() + 1e-9);
+                }
+            }
+        }
+        loss / count.max(1) as f64
+    }
+
+    /// The values in evaluation points, for every code.
+    pub fn values(&self) -> Box<LineValues> {
+        let canonical = canonical_table();
+        let mut values = Box::new([[0i16; 2]; KEYS]);
+        for (key, v) in values.iter_mut().enumerate() {
+            let c = canonical[key] as usize;
+            let points =
+                |w: f64| (w / self.k).round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+            *v = [points(self.weights[c]), points(self.weights[KEYS + c])];
+        }
+        values
+    }
+
+    /// The values as an evaluation file.
+    pub fn to_file(&self) -> Vec<u8> {
+        encode(&self.values())
+    }
+}
+
+/// What one fit did: the held-out loss before (hand evaluation alone), each pass's training
+/// and held-out loss, and the pass kept.
+#[derive(Debug)]
+pub struct FitReport {
+    pub hand_test: f64,
+    pub passes: Vec<(f64, f64)>,
+    pub kept: usize,
+}
+
+/// Fits the values to `positions` with the scale `k`, holding out every `holdout_every`-th
+/// game (0: none, and the last pass is kept).
+pub fn fit(
+    positions: &Positions,
+    k: f64,
+    epochs: usize,
+    rate: f64,
+    lambda: f64,
+    holdout_every: usize,
+    mut progress: impl FnMut(usize, f64, f64),
+) -> (Model, FitReport) {
+    let held = move |g: usize| holdout_every > 0 && g % holdout_every == holdout_every - 1;
+    let mut model = Model::new(k);
+    let hand_test = model.pass(positions, held, 0.0, 0.0);
+    let mut report = FitReport {
+        hand_test,
+        passes: Vec::new(),
+        kept: 0,
+    };
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    for epoch in 0..epochs {
+        let train = model.pass(positions, |g| !held(g), rate, lambda);
+        let test = if holdout_every == 0 {
+            train
+        } else {
+            model.pass(positions, held, 0.0, 0.0)
+        };
+        progress(epoch + 1, train, test);
+        report.passes.push((train, test));
+        if best.as_ref().is_none_or(|(l, _)| test < *l) {
+            best = Some((test, model.weights.clone()));
+            report.kept = epoch + 1;
+        }
+    }
+    if let Some((_, weights)) = best {
+        model.weights = weights;
+    }
+    (model, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tuning::fit::ENGINE_TABLE_K;
+    use crate::tuning::games::read_game_turns;
+
+    /// The engine's `eval.bin` is what `tune eval` makes of the match games with its
+    /// defaults (the command in docs/tuning.md).
+    #[test]
+    fn the_engines_values_are_the_fit_of_the_match_games() {
+        let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
+        let positions = Positions::of(&games);
+        let (model, report) = fit(
+            &positions,
+            ENGINE_TABLE_K,
+            EPOCHS,
+            RATE,
+            LAMBDA,
+            HOLDOUT_EVERY,
+            |_, _, _| {},
+        );
+        assert!(model.to_file() == include_bytes!("../engine/eval.bin"));
+        let kept = report.passes[report.kept - 1].1;
+        assert!(
+            kept < report.hand_test - 0.05,
+            "{kept} against {}",
+            report.hand_test
+        );
+    }
+
+    /// The positions are those `read_games` samples, with the hand evaluation as the
+    /// engine computes it, and each stone's four lines on its side.
+    #[test]
+    fn positions_are_the_quiet_samples_with_their_stones() {
+        let text = "1 JJ AAAB KJLJ ACAD MJNJ\n0 JJ KKLL MMNN OOPP\n";
+        let games = read_game_turns(text).unwrap();
+        let p = Positions::of(&games);
+        let (samples, _) = crate::tuning::games::read_games(text).unwrap();
+        assert_eq!(p.len(), samples.len());
+        let board = Board::from_turns("JJ AAAB KJLJ").unwrap();
+        let row = &p.rows[0];
+        assert_eq!(row.hand, evaluate(&board, Color::White) as f64);
+        assert_eq!(row.result, 0.0);
+        // White to move holds two stones, black three: eight lines and twelve.
+        assert_eq!((row.mover_keys, row.end - row.start), (8, 20));
+    }
+
+    /// On part of the match games the fitted values lower the held-out loss below the hand
+    /// evaluation's, and a board summing them evaluates as the model does.
+    #[test]
+    fn the_fit_improves_on_the_hand_evaluation_and_the_board_sums_its_values() {
+        let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
+        let games: Vec<GameTurns> = games.into_iter().take(1500).collect();
+        let p = Positions::of(&games);
+        let (model, report) = fit(&p, ENGINE_TABLE_K, 4, RATE, LAMBDA, 5, |_, _, _| {});
+        let kept = report.passes[report.kept - 1].1;
+        assert!(
+            kept < report.hand_test,
+            "{kept} against {}",
+            report.hand_test
+        );
+        let values: &'static LineValues = Box::leak(model.values());
+        let mut board = Board::from_turns("JJ KKLL MMNN OOPP").unwrap();
+        board.set_line_values(Some(values));
+        let me = board.side_to_move();
+        let positions = Positions::of(&read_game_turns("1 JJ KKLL MMNN OOPP QQRR").unwrap());
+        let row = positions.rows.last().unwrap();
+        let points = (model.logit(&positions, row) / ENGINE_TABLE_K).round() as i32;
+        // Each of the 28 stone lines rounds by at most half a point.
+        assert!(
+            (evaluate(&board, me) - points).abs() <= 14,
+            "{} {points}",
+            evaluate(&board, me)
+        );
+    }
+}
