@@ -10,6 +10,8 @@
 
 pub mod arena;
 pub mod engine;
+/// A board in the browser (`connect6 gui`), over arena, record and tools.
+pub mod gui;
 pub mod protocol;
 pub mod record;
 /// The one seeded random generator: a leaf utility every layer may use.

@@ -15,6 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("arena", &["rules", "record"]),
     ("tools", &["rules", "engine", "protocol", "record"]),
     ("tuning", &["rules", "engine", "record", "arena", "tools"]),
+    ("gui", &["rules", "record", "arena", "tools"]),
     ("rng", &[]),
 ];
 
