@@ -170,7 +170,14 @@ pub fn search_view(lines: &[String]) -> Value {
             _ => {}
         }
     }
-    let tail: Vec<&String> = lines.iter().rev().take(12).rev().collect();
+    // The messages without their time stamps and module paths: the page is narrow.
+    let tail: Vec<&str> = lines
+        .iter()
+        .rev()
+        .take(12)
+        .rev()
+        .map(|l| message(l))
+        .collect();
     json!({ "summary": summary, "iterations": iterations, "threats": threats, "log": tail })
 }
 
