@@ -4,7 +4,7 @@
 
 use crate::record::RecordResult;
 use crate::record::draw;
-use crate::record::game::{Game, Played};
+use crate::record::game::{Game, Played, result_words};
 use crate::rules::board::Color;
 use serde_json::{Value, json};
 
@@ -41,17 +41,13 @@ pub fn view_of(game: &Game, upto: usize, times: &[Option<f64>]) -> Value {
     json!({
         "black": game.black,
         "white": game.white,
-        "result": game.result.map(|r| draw_words(r)),
+        "result": game.result.map(result_words),
         "upto": upto,
         "turns": turns,
         "svg": draw::svg(game, upto),
         "margin": MARGIN,
         "step": STEP,
     })
-}
-
-fn draw_words(result: RecordResult) -> &'static str {
-    crate::record::game::result_words(result)
 }
 
 /// The view of a game in progress (or just ended) from its turns.

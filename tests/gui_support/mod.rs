@@ -112,22 +112,49 @@ pub fn request(address: &str, method: &str, path: &str, body: &str) -> (u16, Str
     raw(address, format!("{head}{body}").as_bytes())
 }
 
+/// Sends `bytes` and reads one answer: its status and body. The body is read by its
+/// `Content-Length` where the answer has one (chromedriver keeps connections open), else to
+/// the end.
 pub fn raw(address: &str, bytes: &[u8]) -> (u16, String) {
-    let mut stream = TcpStream::connect(address).expect("the server accepts");
+    let stream = TcpStream::connect(address).expect("the server accepts");
     stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
+        .set_read_timeout(Some(Duration::from_secs(120)))
         .expect("a timeout can be set");
-    stream.write_all(bytes).expect("the request is sent");
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).expect("the answer is read");
-    let text = String::from_utf8_lossy(&answer).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (&stream).write_all(bytes).expect("the request is sent");
+    let mut reader = BufReader::new(&stream);
+    let mut head = String::new();
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        reader
+            .read_line(&mut line)
+            .expect("the answer's head is read");
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse::<usize>().ok();
+        }
+        head.push_str(&line);
+    }
+    let mut body = Vec::new();
+    match length {
+        Some(n) => {
+            body.resize(n, 0);
+            reader.read_exact(&mut body).expect("the body is read");
+        }
+        None => {
+            reader.read_to_end(&mut body).expect("the body is read");
+        }
+    }
     let status = head
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no status in '{head}'"));
-    (status, body.to_string())
+    (status, String::from_utf8_lossy(&body).into_owned())
 }
 
 const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRS";
