@@ -4,7 +4,8 @@
 //! - [`engine`] (on rules) and [`protocol`] (on engine): the engine a referee talks to;
 //! - [`record`] (on rules): games on file;
 //! - [`arena`] (on record): matches between engine processes;
-//! - [`tools`] and [`tuning`]: show, analyse, and fitting the evaluation, on the layers below.
+//! - [`tools`] and [`tuning`]: show, analyse, and fitting the evaluation, on the layers below;
+//! - [`gui`]: a board in the browser, on arena, record and tools.
 //!
 //! `tests/layers.rs` checks the rule and that no import circle forms.
 

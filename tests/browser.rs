@@ -263,7 +263,12 @@ fn play_by_clicking(server: &Server, driver: &Driver) {
     driver.click("#play-confirm");
     driver.wait_text("#message", "takes 2 stone(s), got 1");
     driver.click("#play-clear");
-    for _ in 0..120 {
+    for round in 0..120 {
+        if round == 2 {
+            // A reload finds the game where it was: it lives on the server.
+            driver.open(&server.url("/#play"));
+            driver.wait_text("#connection", "live");
+        }
         let play = synced(server, driver);
         if play["over"] == true {
             break;
@@ -306,6 +311,19 @@ fn the_board_in_chromium() {
     let server = Server::start();
     let driver = Driver::start(Path::new(env!("CARGO_TARGET_TMPDIR")));
     play_by_clicking(&server, &driver);
+    // The picture of Play: our engine, with its search beside the board.
+    driver.type_into("#play-engine", BIN);
+    driver.type_into("#play-move-time", "0.5");
+    driver.click("#play-new");
+    driver.wait_text("#play-status", "click one stone");
+    for cell in ["JJ", "KK", "LL"] {
+        driver.click(&format!("[data-cell='{cell}']"));
+        if cell != "KK" {
+            driver.click("#play-confirm");
+            synced(&server, &driver);
+        }
+    }
+    driver.wait_text("#play-search", "best ");
     driver.screenshot(&dir.join("gui-play.png"));
 
     // Watch: a short match from the page's form, followed to its summary.

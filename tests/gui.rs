@@ -392,6 +392,33 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
             "{method} {path} {body}: '{text}' lacks '{words}'"
         );
     }
+    // Only this server's own page may ask: not another host's name (DNS rebinding), another
+    // origin, or a body that a foreign page could send without the browser asking first.
+    let foreign: &[(&str, u16)] = &[
+        (
+            "Host: evil.example:80\r\nContent-Type: application/json",
+            403,
+        ),
+        (
+            "Origin: http://evil.example\r\nContent-Type: application/json",
+            403,
+        ),
+        ("Content-Type: text/plain", 415),
+    ];
+    for &(headers, status) in foreign {
+        let host = if headers.starts_with("Host") {
+            String::new()
+        } else {
+            format!("Host: {}\r\n", server.address)
+        };
+        let body = r#"{"engine":"true"}"#;
+        let request = format!(
+            "POST /play/new HTTP/1.1\r\n{host}{headers}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let (got, text) = server.raw(request.as_bytes());
+        assert_eq!(got, status, "{headers}: {text}");
+    }
     let (status, text) = server.raw(b"NONSENSE\r\n\r\n");
     assert_eq!(status, 400, "{text}");
     let huge = format!(
@@ -412,13 +439,15 @@ fn the_event_stream_follows_changes() {
     stream
         .set_read_timeout(Some(WAIT))
         .expect("a timeout can be set");
-    write!(stream, "GET /events HTTP/1.1\r\nHost: x\r\n\r\n").expect("sent");
+    let address = server.address.clone();
+    write!(stream, "GET /events HTTP/1.1\r\nHost: {address}\r\n\r\n").expect("sent");
     let mut reader = BufReader::new(stream);
     let event = |reader: &mut BufReader<TcpStream>| -> Value {
         let mut line = String::new();
         loop {
             line.clear();
-            reader.read_line(&mut line).expect("the stream goes on");
+            let read = reader.read_line(&mut line).expect("the stream goes on");
+            assert!(read > 0, "the event stream ended");
             if let Some(data) = line.strip_prefix("data: ") {
                 return serde_json::from_str(data).expect("each event is the state as JSON");
             }

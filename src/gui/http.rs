@@ -19,6 +19,10 @@ pub struct Request {
     pub method: String,
     /// The path without the query string.
     pub path: String,
+    /// The `Host`, `Origin` and `Content-Type` headers, empty when absent.
+    pub host: String,
+    pub origin: String,
+    pub content_type: String,
     pub body: Vec<u8>,
 }
 
@@ -72,6 +76,7 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, HttpError> {
     let method = method.to_string();
     let path = target.split('?').next().unwrap_or(target).to_string();
     let mut length = 0usize;
+    let (mut host, mut origin, mut content_type) = (String::new(), String::new(), String::new());
     loop {
         next_line(&mut reader, &mut line)?;
         let header = line.trim_end_matches(['\r', '\n']);
@@ -81,11 +86,17 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, HttpError> {
         let Some((name, value)) = header.split_once(':') else {
             return Err(HttpError::Bad(format!("header '{header}'")));
         };
-        if name.trim().eq_ignore_ascii_case("content-length") {
-            length = value
-                .trim()
-                .parse()
-                .map_err(|_| HttpError::Bad(format!("content length '{}'", value.trim())))?;
+        let (name, value) = (name.trim().to_ascii_lowercase(), value.trim());
+        match name.as_str() {
+            "content-length" => {
+                length = value
+                    .parse()
+                    .map_err(|_| HttpError::Bad(format!("content length '{value}'")))?;
+            }
+            "host" => host = value.to_string(),
+            "origin" => origin = value.to_string(),
+            "content-type" => content_type = value.to_ascii_lowercase(),
+            _ => {}
         }
     }
     if length > MAX_BODY {
@@ -95,7 +106,14 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, HttpError> {
     }
     let mut body = vec![0; length];
     reader.read_exact(&mut body)?;
-    Ok(Request { method, path, body })
+    Ok(Request {
+        method,
+        path,
+        host,
+        origin,
+        content_type,
+        body,
+    })
 }
 
 /// A whole response.
@@ -142,9 +160,11 @@ fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         409 => "Conflict",
+        415 => "Unsupported Media Type",
         422 => "Unprocessable Entity",
         _ => "Status",
     }

@@ -39,7 +39,8 @@ fn reach(address: IpAddr) -> &'static str {
     if address.is_loopback() {
         "loopback only: other machines cannot reach it"
     } else {
-        "NOT loopback: other machines on the network can reach it"
+        "NOT loopback: other machines on the network can reach it, and through it start \
+         programs and read files here"
     }
 }
 
@@ -69,11 +70,12 @@ pub fn run(args: GuiArgs) -> ExitCode {
         reach(address.ip())
     );
     let hub = Arc::new(hub::Hub::default());
+    let bound = address.ip();
     for stream in listener.incoming() {
         match stream {
             Ok(stream) => {
                 let hub = Arc::clone(&hub);
-                std::thread::spawn(move || routes::handle(&hub, stream));
+                std::thread::spawn(move || routes::handle(&hub, stream, bound));
             }
             Err(e) => log::warn!("connection refused: {e}"),
         }

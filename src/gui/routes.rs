@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use std::io::Write;
-use std::net::TcpStream;
+use std::net::{IpAddr, TcpStream};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -316,8 +316,45 @@ fn events(hub: &Hub, mut stream: &TcpStream) -> std::io::Result<()> {
     }
 }
 
-/// Serves one connection.
-pub fn handle(hub: &Arc<Hub>, stream: TcpStream) {
+/// Who may ask. The server starts programs and reads files for whoever asks, so a web page
+/// from elsewhere, open in the same browser, must not: its requests name another host (DNS
+/// rebinding) or another origin, or cannot send JSON without the browser asking the server
+/// first (a CORS preflight, which this server never grants).
+fn refusal(request: &Request, bound: IpAddr) -> Option<Response> {
+    let host = request.host.as_str();
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host,
+    };
+    let own = match bound {
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) => format!("[{ip}]"),
+    };
+    let local = ["localhost", "127.0.0.1", "[::1]"].contains(&name) || name == own;
+    if !local && !bound.is_unspecified() {
+        return Some(Response::error(
+            403,
+            format!("host '{host}' is not this server"),
+        ));
+    }
+    if !request.origin.is_empty() && request.origin != format!("http://{host}") {
+        let origin = &request.origin;
+        return Some(Response::error(
+            403,
+            format!("requests from {origin} are not served"),
+        ));
+    }
+    if request.method == "POST" && !request.content_type.starts_with("application/json") {
+        return Some(Response::error(
+            415,
+            "requests must be JSON (application/json)",
+        ));
+    }
+    None
+}
+
+/// Serves one connection to a server bound to `bound`.
+pub fn handle(hub: &Arc<Hub>, stream: TcpStream, bound: IpAddr) {
     let request = match http::read_request(&stream) {
         Ok(r) => r,
         Err(http::HttpError::Io(e)) => {
@@ -329,6 +366,10 @@ pub fn handle(hub: &Arc<Hub>, stream: TcpStream) {
             return;
         }
     };
+    if let Some(refused) = refusal(&request, bound) {
+        let _ = refused.write_to(&stream);
+        return;
+    }
     if request.method == "GET" && request.path == "/events" {
         if let Err(e) = events(hub, &stream) {
             log::debug!("event stream closed: {e}");
