@@ -75,6 +75,8 @@ pub enum PlayError {
     /// Undo after a fault or a resignation: that game is closed.
     Closed,
     Engine(EngineStartError),
+    /// The engine restarted for an undo took the position badly.
+    Restart(String),
 }
 
 impl fmt::Display for PlayError {
@@ -90,6 +92,7 @@ impl fmt::Display for PlayError {
                 f.write_str("the game ended by a fault or a resignation: start a new one")
             }
             PlayError::Engine(e) => write!(f, "{e}"),
+            PlayError::Restart(why) => write!(f, "the engine restarted for the undo: {why}"),
         }
     }
 }
@@ -98,7 +101,7 @@ impl PlayError {
     /// The HTTP status: a turn the rules refuse, or a request that does not fit the game.
     pub fn status(&self) -> u16 {
         match self {
-            PlayError::Illegal(_) | PlayError::Engine(_) => 422,
+            PlayError::Illegal(_) | PlayError::Engine(_) | PlayError::Restart(_) => 422,
             _ => 409,
         }
     }

@@ -35,6 +35,8 @@ pub struct Watch {
     commands: [String; 2],
     planned: usize,
     move_time: f64,
+    /// Each side's budget for a game, if the match has one.
+    game_time: Option<f64>,
     records: Option<String>,
     live: Option<LiveGame>,
     results: Vec<Value>,
@@ -174,6 +176,7 @@ impl Watch {
             names: config.engines(),
             commands: config.engines(),
             move_time: config.move_time.as_secs_f64(),
+            game_time: config.game_time.map(|t| t.as_secs_f64()),
             records: config.records.as_ref().map(|p| p.display().to_string()),
             ..Watch::default()
         };
@@ -196,6 +199,7 @@ impl Watch {
             "commands": self.commands,
             "planned": self.planned,
             "move_time": self.move_time,
+            "game_time": self.game_time,
             "records": self.records,
             "live": live,
             "results": self.results,

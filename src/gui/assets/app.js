@@ -162,13 +162,16 @@ function renderWatch() {
   drawBoard(w.live ? w.live.game : null);
   const lines = [];
   if (w.running) lines.push(`Playing: ${w.names[0]} (A) vs ${w.names[1]} (B), ${w.results.length}/${w.planned} games done`);
-  else if (w.summary) lines.push(`Match over: ${w.names[0]} ${w.points[0]} - ${w.points[1]} ${w.names[1]}`);
+  else if (w.summary) lines.push(`Match over: ${w.results.length} games`);
   else if (w.error) lines.push("Match stopped: " + w.error);
   else lines.push("No match yet.");
   if (w.running || w.summary) lines.push(`Score: ${w.names[0]} ${w.points[0]} - ${w.points[1]} ${w.names[1]}`);
   if (w.live) {
     const g = w.live;
-    lines.push(`Game ${g.number}: ${g.game.black} (black) ${g.clock[0].toFixed(2)} s, ${g.game.white} (white) ${g.clock[1].toFixed(2)} s` + (g.ending ? ": " + g.ending : ""));
+    // Each side's thinking so far, and what is left of its game budget when there is one.
+    const clock = (used) => `${used.toFixed(2)} s` + (w.game_time ? ` (${Math.max(0, w.game_time - used).toFixed(2)} s left)` : "");
+    lines.push(`Game ${g.number}: ${g.game.black} (black) ${clock(g.clock[0])}, ${g.game.white} (white) ${clock(g.clock[1])}` + (g.ending ? ": " + g.ending : ""));
+    lines.push(`Move time ${w.move_time} s`);
   }
   if (w.records) lines.push("Records: " + w.records);
   $("watch-status").textContent = lines.join("\n");
