@@ -71,6 +71,7 @@ fn a_whole_game_against_the_random_player() {
     );
     server.ok("/play/move", json!({ "cells": "JJ" }));
     let play = settled(&server);
+    assert_eq!(play["ours"], true, "undo goes through the protocol");
     assert_eq!(play["game"]["turns"].as_array().map(Vec::len), Some(2));
     // An occupied cell is refused with the rules' reason, and nothing moves.
     let before = server.state()["play"].clone();
@@ -108,6 +109,29 @@ fn a_whole_game_against_the_random_player() {
     );
     let play = play_out(&server, "black");
     assert_eq!(play["game"]["result"], "black wins", "{play}");
+}
+
+#[test]
+fn undo_restarts_another_engine_with_the_position() {
+    let server = Server::start();
+    // Behind `sh` the program is not this one: undo cannot use our engine's `undo`, so the
+    // engine is started afresh and given the position as set-up lines.
+    let engine = format!("sh -c 'exec \"$0\" --player random --seed 9' {BIN}");
+    server.ok("/play/new", json!({ "engine": engine, "human": "black" }));
+    assert_eq!(server.state()["play"]["ours"], false);
+    for _ in 0..2 {
+        let play = settled(&server);
+        let turn = next_turn(&play["game"], "black").concat();
+        server.ok("/play/move", json!({ "cells": turn }));
+    }
+    let before = settled(&server);
+    assert_eq!(before["game"]["turns"].as_array().map(Vec::len), Some(4));
+    server.ok("/play/undo", json!({}));
+    let undone = server.state()["play"].clone();
+    assert_eq!(undone["game"]["turns"].as_array().map(Vec::len), Some(2));
+    // The restarted engine knows the stones: it plays on legally to the end.
+    let play = play_out(&server, "black");
+    assert_eq!(play["ending"], "black wins with six in a row", "{play}");
 }
 
 #[test]

@@ -151,6 +151,8 @@ pub struct Play {
     /// The engine's reply time for each of its turns.
     times: Vec<Option<Duration>>,
     ending: Option<Ending>,
+    /// The engine is this program: undo is the protocol's.
+    ours: bool,
 }
 
 impl Play {
@@ -174,6 +176,7 @@ impl Play {
         self.generation += 1;
         self.log = Some(Arc::clone(&link.log));
         self.mark = link.log_mark();
+        self.ours = link.ours;
         self.config = Some(config.clone());
         self.wake = Some(wake);
         self.thinking = false;
@@ -385,6 +388,7 @@ impl Play {
             "human": config.human.name(),
             "move_time": config.move_time.as_secs_f64(),
             "thinking": self.thinking,
+            "ours": self.ours,
             "to_move": self.board.side_to_move().name(),
             "over": self.ending.is_some(),
             "ending": self.ending.as_ref().map(Ending::text),
