@@ -335,17 +335,39 @@ fn the_board_in_chromium() {
     assert!(driver.text("#watch-status").contains("Match over"));
     driver.screenshot(&dir.join("gui-watch.png"));
 
-    // Review: a lost game, stepped back by keys, then the losing turn and the engine's view.
+    // Review: a folder of lost games, gone through and stepped back by keys, then the losing
+    // turn and the engine's view.
     driver.click("#tab-review");
-    let record = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/losses/balanced-game003-Connect6 B vs Reference W-后手胜.txt");
-    driver.type_into("#review-path", &record.display().to_string());
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/losses");
+    driver.type_into("#review-path", &folder.display().to_string());
     driver.click("#review-open");
     driver.wait_text("#review-status", "Turn 20 of 20");
-    let keys = json!({ "actions": [{ "type": "key", "id": "keys", "actions": [
-        { "type": "keyDown", "value": "\u{E012}" }, { "type": "keyUp", "value": "\u{E012}" },
-    ]}]});
-    driver.session("POST", "/actions", keys);
+    let key = |code: &str| {
+        let keys = json!({ "actions": [{ "type": "key", "id": "keys", "actions": [
+            { "type": "keyDown", "value": code }, { "type": "keyUp", "value": code },
+        ]}]});
+        driver.session("POST", "/actions", keys);
+    };
+    let shown = || driver.script("return document.querySelector('#review-files').value;");
+    key("\u{E00F}"); // PageDown
+    let began = Instant::now();
+    while shown() != "1" {
+        assert!(
+            began.elapsed() < WAIT,
+            "PageDown did not open the next record"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    key("\u{E00E}"); // PageUp
+    while shown() != "0" {
+        assert!(
+            began.elapsed() < WAIT,
+            "PageUp did not open the first record"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    driver.wait_text("#review-status", "Turn 20 of 20");
+    key("\u{E012}"); // left arrow
     driver.wait_text("#review-status", "Turn 19 of 20");
     driver.click("#review-losing");
     driver.wait_text("#review-losing-text", "lost after turn");

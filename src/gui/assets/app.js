@@ -266,6 +266,11 @@ function wire() {
       step(Math.abs(keys[e.key]) === 1 ? upto() + keys[e.key] : keys[e.key]);
     } else if (e.key === "l" || e.key === "L") {
       post("/review/losing");
+    } else if ((e.key === "PageDown" || e.key === "PageUp") && state) {
+      // The next or previous record of the folder.
+      e.preventDefault();
+      const index = state.review.index + (e.key === "PageDown" ? 1 : -1);
+      if (index >= 0 && index < state.review.files.length) post("/review/select", { index });
     }
   });
 }
