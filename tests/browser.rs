@@ -11,6 +11,7 @@ mod gui_support;
 use base64::Engine as _;
 use gui_support::{BIN, Server, next_turn, request, stones};
 use serde_json::{Value, json};
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -208,7 +209,9 @@ fn browser_present() -> bool {
             !required,
             "CONNECT6_BROWSER_TEST=required but {CHROMIUM} or {DRIVER} is missing"
         );
-        eprintln!(
+        // Straight to the stream, not `eprintln!`: the test harness would hide that.
+        let _ = writeln!(
+            std::io::stderr(),
             "browser test SKIPPED: {CHROMIUM} or {DRIVER} is missing \
              (apt-get install chromium chromium-driver; CONNECT6_BROWSER_TEST=required makes this a failure)"
         );
