@@ -451,9 +451,11 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
     );
     let (status, text) = server.raw(huge.as_bytes());
     assert_eq!(status, 400, "{text}");
-    let mut after = server.state();
-    after["version"] = before["version"].clone();
-    assert_eq!(after, before, "a refused request changed the state");
+    assert_eq!(
+        server.state(),
+        before,
+        "a refused request changed the state"
+    );
 }
 
 #[test]

@@ -49,6 +49,16 @@ impl Hub {
         out
     }
 
+    /// Runs a request that may be refused: only an accepted one moves the version on, so a
+    /// refused request leaves the state exactly as it was, version and all.
+    pub fn apply<T, E>(&self, change: impl FnOnce(&mut Modes) -> Result<T, E>) -> Result<T, E> {
+        let mut guard = self.lock();
+        let out = change(&mut guard.1)?;
+        guard.0 += 1;
+        self.changed.notify_all();
+        Ok(out)
+    }
+
     /// Reads the state without changing it.
     pub fn read<T>(&self, look: impl FnOnce(&Modes) -> T) -> T {
         look(&self.lock().1)

@@ -153,7 +153,7 @@ fn play_new(hub: &Arc<Hub>, r: PlayNew) -> Response {
         move_time,
     };
     let wake = wake_of(hub);
-    match hub.update(|m| m.play.start(config, wake)) {
+    match hub.apply(|m| m.play.start(config, wake)) {
         Ok(job) => {
             think(hub, job);
             ok()
@@ -167,7 +167,7 @@ fn play_move(hub: &Arc<Hub>, r: PlayMove) -> Response {
         Ok(t) => t,
         Err(e) => return Response::error(422, format!("illegal turn '{}': {e}", r.cells)),
     };
-    match hub.update(|m| m.play.human_move(turn)) {
+    match hub.apply(|m| m.play.human_move(turn)) {
         Ok(job) => {
             think(hub, job);
             ok()
@@ -245,25 +245,25 @@ fn respond(hub: &Arc<Hub>, request: &Request) -> Response {
         ),
         ("POST", "/play/new") => with(request, |r| play_new(hub, r)),
         ("POST", "/play/move") => with(request, |r| play_move(hub, r)),
-        ("POST", "/play/undo") => with(request, |_: Empty| match hub.update(|m| m.play.undo()) {
+        ("POST", "/play/undo") => with(request, |_: Empty| match hub.apply(|m| m.play.undo()) {
             Ok(()) => ok(),
             Err(e) => Response::error(e.status(), e),
         }),
         ("POST", "/play/resign") => {
-            with(request, |_: Empty| match hub.update(|m| m.play.resign()) {
+            with(request, |_: Empty| match hub.apply(|m| m.play.resign()) {
                 Ok(()) => ok(),
                 Err(e) => Response::error(e.status(), e),
             })
         }
         ("POST", "/watch/start") => with(request, |r| watch_start(hub, r)),
         ("POST", "/review/open") => with(request, |r: ReviewOpen| {
-            review_result(hub.update(|m| m.review.open(&PathBuf::from(r.path.trim()))))
+            review_result(hub.apply(|m| m.review.open(&PathBuf::from(r.path.trim()))))
         }),
         ("POST", "/review/goto") => with(request, |r: ReviewGoto| {
-            review_result(hub.update(|m| m.review.goto(r.upto)))
+            review_result(hub.apply(|m| m.review.goto(r.upto)))
         }),
         ("POST", "/review/select") => with(request, |r: ReviewSelect| {
-            review_result(hub.update(|m| m.review.select(r.index)))
+            review_result(hub.apply(|m| m.review.select(r.index)))
         }),
         ("POST", "/review/losing") => {
             with(request, |_: Empty| review_result(tasks::find_losing(hub)))

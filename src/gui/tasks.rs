@@ -61,7 +61,7 @@ impl Observer for Follower {
 
 /// Starts a match on a thread of its own; refused while another is being played.
 pub fn watch(hub: &Arc<Hub>, config: MatchArgs) -> Result<(), WatchError> {
-    let run = hub.update(|m| m.watch.begin(&config))?;
+    let run = hub.apply(|m| m.watch.begin(&config))?;
     let hub = Arc::clone(hub);
     std::thread::spawn(move || {
         let follower = Follower {
@@ -76,7 +76,7 @@ pub fn watch(hub: &Arc<Hub>, config: MatchArgs) -> Result<(), WatchError> {
 
 /// Looks for the loser's losing turn; the board jumps there when it is found.
 pub fn find_losing(hub: &Arc<Hub>) -> Result<(), ReviewError> {
-    let (game, loser, generation, file) = hub.update(|m| m.review.begin_losing())?;
+    let (game, loser, generation, file) = hub.apply(|m| m.review.begin_losing())?;
     let hub = Arc::clone(hub);
     std::thread::spawn(move || {
         let analysis = Analyser::new(ANALYSE_TIME, ANALYSE_HASH_MB).analyse(&game, loser);
@@ -87,7 +87,7 @@ pub fn find_losing(hub: &Arc<Hub>) -> Result<(), ReviewError> {
 
 /// Asks `command` (a fresh process) what it plays in the position on the board.
 pub fn ask_engine(hub: &Arc<Hub>, command: String, move_time: Duration) -> Result<(), ReviewError> {
-    let (game, generation, upto) = hub.update(|m| m.review.begin_engine(&command))?;
+    let (game, generation, upto) = hub.apply(|m| m.review.begin_engine(&command))?;
     let hub = Arc::clone(hub);
     std::thread::spawn(move || {
         let view = engine_view(&game, upto, &command, move_time);
