@@ -108,17 +108,23 @@ fn coord_fault(color: Color, text: &str, error: CoordError) -> Fault {
     fault(kind, color, format!("'move {text}': {error}"))
 }
 
+/// A reply in time: its reply time, and the turn it reads as or the fault (malformed, or a
+/// move the rules cannot read) it is. The time counts either way, as a match books it.
+pub type TimedReply = (Result<Turn, Fault>, Duration);
+
 /// Waits for `color`'s reply to a request sent at `sent`, skipping chatter, and adjudicates
-/// it as a match does: the turn and its reply time, or the fault (late, silent, crashed,
-/// malformed) that loses the game. Whether the turn fits the board is the caller's check
-/// ([`illegal`]). Public so the browser board judges its engine exactly as `match` does.
+/// it as a match does: the reply, or the fault (late, silent, crashed) of no reply in time.
+/// Whether the turn fits the board is the caller's check ([`illegal`]); `label` names the
+/// game in the debug log. Public so the browser board judges its engine exactly as `match`
+/// does.
 pub fn await_turn(
+    label: &str,
     engine: Option<&EngineProcess>,
     color: Color,
     sent: Instant,
     limits: ReplyLimits,
     remaining: Option<Duration>,
-) -> Result<(Turn, Duration), Fault> {
+) -> Result<TimedReply, Fault> {
     let allowed = remaining.map_or(limits.move_time, |r| r.min(limits.move_time));
     let deadline = sent + allowed + limits.tolerance;
     let Some(engine) = engine else {
@@ -129,7 +135,7 @@ pub fn await_turn(
             Received::Line(line, at) => {
                 let mut words = line.split_whitespace();
                 if words.next() != Some("move") {
-                    log::debug!("{color} says '{line}' (skipped)");
+                    log::debug!("{label}: {color} says '{line}' (skipped)");
                     continue;
                 }
                 let elapsed = at.saturating_duration_since(sent);
@@ -139,11 +145,11 @@ pub fn await_turn(
                 }
                 let text: Vec<&str> = words.collect();
                 let [text] = text.as_slice() else {
-                    return Err(fault(FaultKind::Malformed, color, format!("'{line}'")));
+                    let malformed = fault(FaultKind::Malformed, color, format!("'{line}'"));
+                    return Ok((Err(malformed), elapsed));
                 };
-                return Turn::parse(text)
-                    .map(|turn| (turn, elapsed))
-                    .map_err(|e| coord_fault(color, text, e));
+                let turn = Turn::parse(text).map_err(|e| coord_fault(color, text, e));
+                return Ok((turn, elapsed));
             }
             Received::Timeout => {
                 let what = if remaining.is_some_and(|r| r < limits.move_time) {
@@ -194,12 +200,13 @@ impl<'a> Game<'a> {
     fn await_move(&mut self, color: Color, sent: Instant) -> Result<Turn, Fault> {
         let remaining = self.remaining[color.index()];
         let engine = self.engines[color.index()].as_ref();
-        let (turn, elapsed) = await_turn(engine, color, sent, self.spec.limits, remaining)?;
+        let label = format!("game {}", self.spec.number);
+        let (turn, elapsed) = await_turn(&label, engine, color, sent, self.spec.limits, remaining)?;
         self.move_times[color.index()].push(elapsed);
         if let Some(r) = &mut self.remaining[color.index()] {
             *r = r.saturating_sub(elapsed);
         }
-        Ok(turn)
+        turn
     }
 
     /// Plays until the game ends; the fault that ended it, if any.

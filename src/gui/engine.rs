@@ -117,7 +117,9 @@ impl EngineLink {
             game_time: None,
             tolerance: crate::arena::TOLERANCE,
         };
-        crate::arena::game::await_turn(Some(&self.process), color, sent, limits, None)
+        let (turn, elapsed) =
+            crate::arena::game::await_turn("gui", Some(&self.process), color, sent, limits, None)?;
+        turn.map(|t| (t, elapsed))
     }
 
     /// Says goodbye and lets the process go (killed if it lingers).
