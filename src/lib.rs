@@ -4,12 +4,15 @@
 //! - [`engine`] (on rules) and [`protocol`] (on engine): the engine a referee talks to;
 //! - [`record`] (on rules): games on file;
 //! - [`arena`] (on record): matches between engine processes;
-//! - [`tools`] and [`tuning`]: show, analyse, and fitting the evaluation, on the layers below.
+//! - [`tools`] and [`tuning`]: show, analyse, and fitting the evaluation, on the layers below;
+//! - [`gui`]: a board in the browser, on arena, record and tools.
 //!
 //! `tests/layers.rs` checks the rule and that no import circle forms.
 
 pub mod arena;
 pub mod engine;
+/// A board in the browser (`connect6 gui`), over arena, record and tools.
+pub mod gui;
 pub mod protocol;
 pub mod record;
 /// The one seeded random generator: a leaf utility every layer may use.

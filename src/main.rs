@@ -1,5 +1,5 @@
 //! `connect6`: the engine on stdin/stdout, or one of the subcommands (`match`, `bench`,
-//! `stats`, `show`, `analyse`, `tune`). The command line is declared with clap's derive API:
+//! `stats`, `show`, `analyse`, `tune`, `gui`). The command line is declared with clap's derive API:
 //! the engine's options are the top-level flags ([`EngineArgs`]), each subcommand is one
 //! variant of [`Sub`] whose arguments live beside its code and whose `main` returns the exit
 //! code.
@@ -44,6 +44,8 @@ enum Sub {
     Analyse(connect6::tools::analyse::AnalyseArgs),
     /// Fit the evaluation's tables and make match openings (one subcommand per job).
     Tune(connect6::tuning::jobs::TuneArgs),
+    /// Serve a board in the browser: play an engine, watch a match, review records.
+    Gui(connect6::gui::GuiArgs),
 }
 
 /// The engine's options (used when no subcommand is given).
@@ -169,6 +171,7 @@ fn main() -> ExitCode {
         Some(Sub::Show(args)) => connect6::tools::show::run(args),
         Some(Sub::Analyse(args)) => connect6::tools::analyse::run(args),
         Some(Sub::Tune(args)) => connect6::tuning::jobs::run(args),
+        Some(Sub::Gui(args)) => connect6::gui::run(args),
     }
 }
 

@@ -45,7 +45,25 @@ pub struct GameSpec<'a> {
     pub discard_stderr: bool,
     /// Cores the game's engines are pinned to (`taskset -c` list), if any.
     pub cpus: Option<String>,
+    /// Told every turn as it is played.
+    pub observer: &'a dyn Observer,
 }
+
+/// Follows a match as it is played: the browser board shows games live through it, while
+/// `match` itself follows nothing ([`Unobserved`]). Called from the games' threads.
+pub trait Observer: Sync {
+    /// Both engines answered the start-up check; `games` are the numbers to be played.
+    fn started(&self, _names: &[String; 2], _games: &[usize]) {}
+    /// A turn of game `game` is on the board: an opening turn (no reply time) or a reply.
+    fn turn(&self, _game: usize, _color: Color, _turn: &Turn, _elapsed: Option<Duration>) {}
+    /// A game is over and adjudicated.
+    fn finished(&self, _result: &GameResult) {}
+}
+
+/// The observer that follows nothing.
+pub struct Unobserved;
+
+impl Observer for Unobserved {}
 
 #[derive(Clone, Debug)]
 pub struct GameResult {
@@ -90,6 +108,80 @@ fn coord_fault(color: Color, text: &str, error: CoordError) -> Fault {
     fault(kind, color, format!("'move {text}': {error}"))
 }
 
+/// A reply in time: its reply time, and the turn it reads as or the fault (malformed, or a
+/// move the rules cannot read) it is. The time counts either way, as a match books it.
+pub type TimedReply = (Result<Turn, Fault>, Duration);
+
+/// Waits for `color`'s reply to a request sent at `sent`, skipping chatter, and adjudicates
+/// it as a match does: the reply, or the fault (late, silent, crashed) of no reply in time.
+/// Whether the turn fits the board is the caller's check ([`illegal`]); `label` names the
+/// game in the debug log. Public so the browser board judges its engine exactly as `match`
+/// does.
+pub fn await_turn(
+    label: &str,
+    engine: Option<&EngineProcess>,
+    color: Color,
+    sent: Instant,
+    limits: ReplyLimits,
+    remaining: Option<Duration>,
+) -> Result<TimedReply, Fault> {
+    let allowed = remaining.map_or(limits.move_time, |r| r.min(limits.move_time));
+    let deadline = sent + allowed + limits.tolerance;
+    let Some(engine) = engine else {
+        return Err(fault(FaultKind::Crash, color, "engine not running"));
+    };
+    loop {
+        match engine.recv_until(deadline) {
+            Received::Line(line, at) => {
+                let mut words = line.split_whitespace();
+                if words.next() != Some("move") {
+                    log::debug!("{label}: {color} says '{line}' (skipped)");
+                    continue;
+                }
+                let elapsed = at.saturating_duration_since(sent);
+                if elapsed > allowed + limits.tolerance {
+                    let detail = format!("replied after {:.3} s", elapsed.as_secs_f64());
+                    return Err(fault(FaultKind::Late, color, detail));
+                }
+                let text: Vec<&str> = words.collect();
+                let [text] = text.as_slice() else {
+                    let malformed = fault(FaultKind::Malformed, color, format!("'{line}'"));
+                    return Ok((Err(malformed), elapsed));
+                };
+                let turn = Turn::parse(text).map_err(|e| coord_fault(color, text, e));
+                return Ok((turn, elapsed));
+            }
+            Received::Timeout => {
+                let what = if remaining.is_some_and(|r| r < limits.move_time) {
+                    "remaining game time"
+                } else {
+                    "move time"
+                };
+                let detail = format!(
+                    "no move within {:.3} s ({what} {:.3} s + tolerance {:.3} s)",
+                    (allowed + limits.tolerance).as_secs_f64(),
+                    allowed.as_secs_f64(),
+                    limits.tolerance.as_secs_f64()
+                );
+                return Err(fault(FaultKind::Late, color, detail));
+            }
+            Received::Eof => {
+                return Err(fault(
+                    FaultKind::Crash,
+                    color,
+                    "engine exited or closed stdout",
+                ));
+            }
+        }
+    }
+}
+
+/// The fault of a readable turn that does not fit the board, worded as a match words it.
+pub fn illegal(color: Color, turn: &Turn, error: impl std::fmt::Display) -> Fault {
+    let detail = format!("'move {}': {error}", turn.to_protocol(true));
+    fault(FaultKind::Illegal, color, detail)
+}
+
 impl<'a> Game<'a> {
     fn send(&mut self, color: Color, line: &str) -> Result<Instant, Fault> {
         let engine = self.engines[color.index()].as_mut();
@@ -104,61 +196,17 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// Waits for `color`'s reply to a request sent at `sent`, skipping chatter.
+    /// Waits for `color`'s reply to a request sent at `sent`, and books its time.
     fn await_move(&mut self, color: Color, sent: Instant) -> Result<Turn, Fault> {
-        let limits = self.spec.limits;
         let remaining = self.remaining[color.index()];
-        let allowed = remaining.map_or(limits.move_time, |r| r.min(limits.move_time));
-        let deadline = sent + allowed + limits.tolerance;
-        let Some(engine) = self.engines[color.index()].as_ref() else {
-            return Err(fault(FaultKind::Crash, color, "engine not running"));
-        };
-        loop {
-            match engine.recv_until(deadline) {
-                Received::Line(line, at) => {
-                    let mut words = line.split_whitespace();
-                    if words.next() != Some("move") {
-                        log::debug!("game {}: {color} says '{line}' (skipped)", self.spec.number);
-                        continue;
-                    }
-                    let elapsed = at.saturating_duration_since(sent);
-                    if elapsed > allowed + limits.tolerance {
-                        let detail = format!("replied after {:.3} s", elapsed.as_secs_f64());
-                        return Err(fault(FaultKind::Late, color, detail));
-                    }
-                    self.move_times[color.index()].push(elapsed);
-                    if let Some(r) = &mut self.remaining[color.index()] {
-                        *r = r.saturating_sub(elapsed);
-                    }
-                    let text: Vec<&str> = words.collect();
-                    let [text] = text.as_slice() else {
-                        return Err(fault(FaultKind::Malformed, color, format!("'{line}'")));
-                    };
-                    return Turn::parse(text).map_err(|e| coord_fault(color, text, e));
-                }
-                Received::Timeout => {
-                    let what = if remaining.is_some_and(|r| r < limits.move_time) {
-                        "remaining game time"
-                    } else {
-                        "move time"
-                    };
-                    let detail = format!(
-                        "no move within {:.3} s ({what} {:.3} s + tolerance {:.3} s)",
-                        (allowed + limits.tolerance).as_secs_f64(),
-                        allowed.as_secs_f64(),
-                        limits.tolerance.as_secs_f64()
-                    );
-                    return Err(fault(FaultKind::Late, color, detail));
-                }
-                Received::Eof => {
-                    return Err(fault(
-                        FaultKind::Crash,
-                        color,
-                        "engine exited or closed stdout",
-                    ));
-                }
-            }
+        let engine = self.engines[color.index()].as_ref();
+        let label = format!("game {}", self.spec.number);
+        let (turn, elapsed) = await_turn(&label, engine, color, sent, self.spec.limits, remaining)?;
+        self.move_times[color.index()].push(elapsed);
+        if let Some(r) = &mut self.remaining[color.index()] {
+            *r = r.saturating_sub(elapsed);
         }
+        turn
     }
 
     /// Plays until the game ends; the fault that ended it, if any.
@@ -180,6 +228,7 @@ impl<'a> Game<'a> {
                     return Ok(Outcome::Draw);
                 }
                 self.stones.extend(turn.cells().map(|c| (color, c)));
+                self.spec.observer.turn(self.spec.number, color, turn, None);
                 let cells: String = turn.cells().map(|c| c.to_string()).collect();
                 for engine in [Color::Black, Color::White] {
                     self.send(engine, &format!("{} {cells}", color.name()))?;
@@ -194,11 +243,14 @@ impl<'a> Game<'a> {
         loop {
             let turn = self.await_move(to_move, sent)?;
             if let Err(e) = self.board.check_turn(&turn) {
-                let detail = format!("'move {}': {e}", turn.to_protocol(true));
-                return Err(fault(FaultKind::Illegal, to_move, detail));
+                return Err(illegal(to_move, &turn, e));
             }
             let _ = self.board.play_turn(&turn);
             self.stones.extend(turn.cells().map(|c| (to_move, c)));
+            let elapsed = self.move_times[to_move.index()].last().copied();
+            self.spec
+                .observer
+                .turn(self.spec.number, to_move, &turn, elapsed);
             if let Some(winner) = self.board.winner() {
                 return Ok(Outcome::Win(winner));
             }

@@ -49,11 +49,11 @@ mod stats;
 pub use args::{MatchArgs, Shard, StatsArgs, seconds};
 pub use elo::{Pentanomial, SprtSpec, SprtVerdict};
 pub use entry::GameEntry;
-pub use game::{GameResult, Outcome, ReplyLimits, TOLERANCE};
+pub use game::{GameResult, Observer, Outcome, ReplyLimits, TOLERANCE, Unobserved};
 pub use openings::{Opening, OpeningError};
 pub use process::EngineStartError;
 pub use report::JsonReport;
-pub use schedule::{MatchError, run};
+pub use schedule::{MatchError, run, run_observed};
 pub use stats::{StatsError, collect, main as stats_main};
 pub use summary::{Settings, Summary};
 

@@ -4,7 +4,7 @@
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -114,6 +114,29 @@ impl EngineProcess {
         discard_stderr: bool,
         cpus: Option<&str>,
     ) -> Result<EngineProcess, EngineStartError> {
+        let stderr = if discard_stderr {
+            Stdio::null()
+        } else {
+            Stdio::inherit()
+        };
+        Self::start(command, stderr, cpus, &[]).map(|(engine, _)| engine)
+    }
+
+    /// Starts `command` with `env` added to its environment and its stderr piped back to the
+    /// caller, who shows the engine's log (the browser board); otherwise as [`Self::spawn`].
+    pub fn spawn_logged(
+        command: &str,
+        env: &[(&str, &str)],
+    ) -> Result<(EngineProcess, Option<ChildStderr>), EngineStartError> {
+        Self::start(command, Stdio::piped(), None, env)
+    }
+
+    fn start(
+        command: &str,
+        stderr: Stdio,
+        cpus: Option<&str>,
+        env: &[(&str, &str)],
+    ) -> Result<(EngineProcess, Option<ChildStderr>), EngineStartError> {
         let mut words = split_command(command)?;
         if let Some(list) = cpus.filter(|_| taskset_available()) {
             words.splice(
@@ -125,11 +148,8 @@ impl EngineProcess {
             .args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if discard_stderr {
-                Stdio::null()
-            } else {
-                Stdio::inherit()
-            })
+            .stderr(stderr)
+            .envs(env.iter().copied())
             .spawn()
             .map_err(|error| EngineStartError::Spawn {
                 command: command.to_string(),
@@ -137,6 +157,7 @@ impl EngineProcess {
             })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
         let (tx, rx) = mpsc::channel();
         if let Some(stdout) = stdout {
             let label = command.to_string();
@@ -160,12 +181,13 @@ impl EngineProcess {
                 }
             });
         }
-        Ok(EngineProcess {
+        let engine = EngineProcess {
             command: command.to_string(),
             child,
             stdin,
             lines: rx,
-        })
+        };
+        Ok((engine, stderr))
     }
 
     pub fn command(&self) -> &str {

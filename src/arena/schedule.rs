@@ -5,7 +5,7 @@ use super::args::Shard;
 use super::decisive;
 use super::elo::SprtVerdict;
 use super::entry::{GameEntry, TimeUse, pairs_of};
-use super::game::{self, GameResult, GameSpec, Outcome};
+use super::game::{self, GameResult, GameSpec, Observer, Outcome, Unobserved};
 use super::openings::OpeningError;
 use super::openings::{self, Opening};
 use super::process::{self, EngineProcess, EngineStartError, split_command};
@@ -237,6 +237,11 @@ impl From<OpeningError> for MatchError {
 }
 
 pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
+    run_observed(config, &Unobserved)
+}
+
+/// [`run`], telling `observer` of every turn and result as the games are played.
+pub fn run_observed(config: &MatchArgs, observer: &dyn Observer) -> Result<Summary, MatchError> {
     let openings: Vec<Opening> = match &config.openings {
         Some(path) => openings::load(path)?,
         None => Vec::new(),
@@ -254,6 +259,7 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
         2 * openings.len()
     });
     let schedule = plan(total, config.shard);
+    observer.started(&names, &schedule);
     let settings = Settings {
         names: names.clone(),
         commands: config.engines(),
@@ -293,6 +299,7 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
                         short_first: config.short_first,
                         discard_stderr: config.quiet,
                         cpus: cpus.clone(),
+                        observer,
                     };
                     if tx.send(game::play(&spec)).is_err() {
                         break;
@@ -341,6 +348,7 @@ pub fn run(config: &MatchArgs) -> Result<Summary, MatchError> {
                 }
             }
             entries.push(entry_of(&result, openings.len()));
+            observer.finished(&result);
             if let Some(spec) = config.sprt {
                 entries.sort_by_key(|e| e.game);
                 let state = spec.state(&pairs_of(&entries));

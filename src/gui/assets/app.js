@@ -1,0 +1,300 @@
+// The board page. The server holds every game; this script draws the state it streams
+// (server-sent events) and sends the person's requests. The only thing kept here is the
+// stones clicked for a turn not yet confirmed.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const LETTERS = "ABCDEFGHIJKLMNOPQRS";
+let state = null;
+let mode = (location.hash || "#play").slice(1);
+let pending = [];
+
+const $ = (id) => document.getElementById(id);
+
+function say(text) {
+  $("message").textContent = text || "";
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body || {}),
+  });
+  const answer = await response.json().catch(() => ({ error: response.statusText }));
+  say(response.ok ? "" : answer.error);
+  return response.ok;
+}
+
+function formObject(form) {
+  const out = {};
+  for (const [k, v] of new FormData(form).entries()) {
+    if (String(v).trim() !== "") out[k] = String(v);
+  }
+  return out;
+}
+
+function setMode(next) {
+  mode = ["play", "watch", "review"].includes(next) ? next : "play";
+  location.hash = mode;
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.classList.toggle("active", tab.dataset.mode === mode);
+  }
+  for (const name of ["play", "watch", "review"]) {
+    $("panel-" + name).classList.toggle("active", name === mode);
+  }
+  render();
+}
+
+function occupied(game) {
+  const cells = new Set();
+  for (const t of game.turns.slice(0, game.upto)) {
+    for (let i = 0; i < t.cells.length; i += 2) cells.add(t.cells.slice(i, i + 2));
+  }
+  return cells;
+}
+
+function circle(group, x, y, r, cls) {
+  const c = document.createElementNS(SVG_NS, "circle");
+  c.setAttribute("cx", x);
+  c.setAttribute("cy", y);
+  c.setAttribute("r", r);
+  c.setAttribute("class", cls);
+  group.appendChild(c);
+  return c;
+}
+
+// Draws a game's SVG; with `onCell`, every point of the grid takes clicks; `marks` are cells
+// drawn as rings (the pending turn, or the engine's suggestion).
+function drawBoard(game, onCell, marks, markClass) {
+  const box = $("board");
+  if (!game) {
+    box.innerHTML = "";
+    return;
+  }
+  box.innerHTML = game.svg.replace(/^<\?xml[^>]*>\s*/, "");
+  const svg = box.querySelector("svg");
+  if (!svg) return;
+  const at = (i) => game.margin + i * game.step;
+  const top = document.createElementNS(SVG_NS, "g");
+  for (const cell of marks || []) {
+    const x = at(LETTERS.indexOf(cell[0]));
+    const y = at(LETTERS.indexOf(cell[1]));
+    circle(top, x, y, game.step / 2 - 2, markClass).setAttribute("data-mark", cell);
+  }
+  if (onCell) {
+    for (let row = 0; row < 19; row++) {
+      for (let col = 0; col < 19; col++) {
+        const cell = LETTERS[col] + LETTERS[row];
+        const spot = circle(top, at(col), at(row), game.step / 2, "spot");
+        spot.setAttribute("data-cell", cell);
+        spot.addEventListener("click", () => onCell(cell));
+      }
+    }
+  }
+  svg.appendChild(top);
+  const style = document.createElementNS(SVG_NS, "style");
+  style.textContent =
+    ".pending{fill:rgba(40,120,220,0.55);stroke:#1050a0;stroke-width:2}" +
+    ".suggestion{fill:none;stroke:#1050a0;stroke-width:3;stroke-dasharray:5 4}";
+  svg.appendChild(style);
+}
+
+function searchText(search) {
+  if (!search) return "";
+  const lines = [];
+  const s = search.summary;
+  if (s) lines.push(`best ${s.best}  score ${s.score}  depth ${s.depth}  nodes ${s.nodes}`);
+  if (search.iterations && search.iterations.length) {
+    lines.push("by depth: " + search.iterations.map((i) => `${i.depth}:${i.best} (${i.score})`).join("  "));
+  }
+  for (const t of search.threats || []) lines.push("threat: " + t);
+  if (search.log && search.log.length) lines.push("log:", ...search.log);
+  return lines.join("\n");
+}
+
+function turnItems(list, game) {
+  list.innerHTML = "";
+  for (const t of game.turns) {
+    const li = document.createElement("li");
+    const time = t.time == null ? "" : ` ${t.time.toFixed(3)} s`;
+    li.textContent = `${t.color} ${t.cells}${time}`;
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function clickPlay(cell) {
+  const play = state.play;
+  if (!play.active) return say("start a new game first");
+  if (play.over) return say("the game is over: start a new one");
+  if (play.thinking) return say("the engine is thinking: wait for its move");
+  if (play.to_move !== play.human) return say("it is the engine's turn");
+  if (occupied(play.game).has(cell)) return say(`illegal: ${cell} is occupied`);
+  const i = pending.indexOf(cell);
+  if (i >= 0) pending.splice(i, 1);
+  else if (pending.length < (play.game.turns.length === 0 ? 1 : 2)) pending.push(cell);
+  else return say("a turn has two stones: confirm or clear them");
+  say("");
+  render();
+}
+
+function renderPlay() {
+  const play = state.play;
+  if (!play.active) {
+    drawBoard(null);
+    $("play-status").textContent = "No game yet: choose an engine and start one.";
+    return;
+  }
+  drawBoard(play.game, clickPlay, pending, "pending");
+  let status;
+  if (play.over) status = "Game over: " + play.ending;
+  else if (play.thinking) status = `The engine (${play.to_move}) is thinking...`;
+  else status = `Your turn (${play.human}): click ${play.game.turns.length === 0 ? "one stone" : "two stones"}, then confirm.`;
+  $("play-status").textContent = status;
+  $("play-search").textContent =
+    `engine time ${play.engine_total.toFixed(3)} s, cap ${play.move_time} s a move\n` + searchText(play.search);
+  turnItems($("play-turns"), play.game);
+}
+
+function renderWatch() {
+  const w = state.watch;
+  drawBoard(w.live ? w.live.game : null);
+  const lines = [];
+  if (w.running) lines.push(`Playing: ${w.names[0]} (A) vs ${w.names[1]} (B), ${w.results.length}/${w.planned} games done`);
+  else if (w.summary) lines.push(`Match over: ${w.results.length} games`);
+  else if (w.error) lines.push("Match stopped: " + w.error);
+  else lines.push("No match yet.");
+  if (w.running || w.summary) lines.push(`Score: ${w.names[0]} ${w.points[0]} - ${w.points[1]} ${w.names[1]}`);
+  if (w.live) {
+    const g = w.live;
+    // Each side's thinking so far, and what is left of its game budget when there is one.
+    const clock = (used) => `${used.toFixed(2)} s` + (w.game_time ? ` (${Math.max(0, w.game_time - used).toFixed(2)} s left)` : "");
+    lines.push(`Game ${g.number}: ${g.game.black} (black) ${clock(g.clock[0])}, ${g.game.white} (white) ${clock(g.clock[1])}` + (g.ending ? ": " + g.ending : ""));
+    lines.push(`Move time ${w.move_time} s`);
+  }
+  if (w.records) lines.push("Records: " + w.records);
+  $("watch-status").textContent = lines.join("\n");
+  const list = $("watch-results");
+  list.innerHTML = "";
+  for (const r of w.results) {
+    const li = document.createElement("li");
+    li.textContent = `game ${r.game}: ${r.result}` + (r.fault ? ` (fault: ${r.fault})` : "");
+    list.appendChild(li);
+  }
+  $("watch-summary").textContent = w.summary || "";
+}
+
+function renderReview() {
+  const r = state.review;
+  const files = $("review-files");
+  if (files.options.length !== r.files.length) {
+    files.innerHTML = "";
+    r.files.forEach((name, i) => files.add(new Option(name, i)));
+  }
+  files.value = String(r.index);
+  const view = r.engine;
+  const marks = view && view.turn && view.upto === (r.game && r.game.upto) ? [view.turn.slice(0, 2), view.turn.slice(2, 4)].filter((c) => c) : [];
+  drawBoard(r.game, null, marks, "suggestion");
+  $("review-status").textContent = r.game
+    ? `Turn ${r.game.upto} of ${r.game.turns.length}` + (r.busy ? " (working...)" : "")
+    : "Open a record file or a folder of records.";
+  $("review-losing-text").textContent = r.losing ? r.losing.text : "";
+  let text = "";
+  if (view && view.thinking) text = `asking the engine about turn ${view.upto}...`;
+  else if (view && view.error) text = `after turn ${view.upto}: ${view.error}\n` + searchText(view.search);
+  else if (view) text = `after turn ${view.upto} the engine plays ${view.color} ${view.turn} (${view.time.toFixed(3)} s)\n` + searchText(view.search);
+  $("review-view").textContent = text;
+}
+
+function render() {
+  if (!state) return;
+  if (mode === "play") renderPlay();
+  else if (mode === "watch") renderWatch();
+  else renderReview();
+}
+
+function step(upto) {
+  const game = state && state.review.game;
+  if (!game) return;
+  const target = Math.max(0, Math.min(game.turns.length, upto));
+  if (target !== game.upto) post("/review/goto", { upto: target });
+}
+
+function wire() {
+  for (const tab of document.querySelectorAll(".tab")) {
+    tab.addEventListener("click", () => setMode(tab.dataset.mode));
+  }
+  $("play-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    pending = [];
+    post("/play/new", formObject(e.target));
+  });
+  $("play-confirm").addEventListener("click", async () => {
+    if (pending.length === 0) return say("click the stones of your turn first");
+    const cells = pending.join("");
+    if (await post("/play/move", { cells })) pending = [];
+    render();
+  });
+  $("play-clear").addEventListener("click", () => { pending = []; say(""); render(); });
+  $("play-undo").addEventListener("click", () => { pending = []; post("/play/undo"); });
+  $("play-resign").addEventListener("click", () => { pending = []; post("/play/resign"); });
+  $("watch-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    post("/watch/start", formObject(e.target));
+  });
+  $("review-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    post("/review/open", formObject(e.target));
+  });
+  $("review-files").addEventListener("change", (e) => post("/review/select", { index: Number(e.target.value) }));
+  $("review-engine-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    post("/review/engine", formObject(e.target));
+  });
+  const upto = () => (state && state.review.game ? state.review.game.upto : 0);
+  $("review-first").addEventListener("click", () => step(0));
+  $("review-prev").addEventListener("click", () => step(upto() - 1));
+  $("review-next").addEventListener("click", () => step(upto() + 1));
+  $("review-last").addEventListener("click", () => step(1e9));
+  $("review-losing").addEventListener("click", () => post("/review/losing"));
+  document.addEventListener("keydown", (e) => {
+    if (mode !== "review" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    const keys = { ArrowLeft: -1, ArrowRight: 1, Home: -1e9, End: 1e9 };
+    if (e.key in keys) {
+      e.preventDefault();
+      step(Math.abs(keys[e.key]) === 1 ? upto() + keys[e.key] : keys[e.key]);
+    } else if (e.key === "l" || e.key === "L") {
+      post("/review/losing");
+    } else if ((e.key === "PageDown" || e.key === "PageUp") && state) {
+      // The next or previous record of the folder.
+      e.preventDefault();
+      const index = state.review.index + (e.key === "PageDown" ? 1 : -1);
+      if (index >= 0 && index < state.review.files.length) post("/review/select", { index });
+    }
+  });
+}
+
+function follow() {
+  const events = new EventSource("/events");
+  events.onopen = () => { $("connection").textContent = "live"; };
+  events.onerror = () => { $("connection").textContent = "reconnecting..."; };
+  events.onmessage = (e) => {
+    state = JSON.parse(e.data);
+    render();
+  };
+}
+
+async function start() {
+  wire();
+  const defaults = await fetch("/defaults").then((r) => r.json()).catch(() => ({}));
+  for (const id of ["play-engine", "review-engine", "watch-a", "watch-b"]) {
+    $(id).value = defaults.engine || "";
+  }
+  $("watch-a").value = (defaults.engine || "") + " --move-time 0.5";
+  $("watch-b").value = (defaults.engine || "") + " --move-time 0.5 --depth 2 --name Depth2";
+  setMode(mode);
+  follow();
+}
+
+start();

@@ -1,0 +1,221 @@
+//! An engine the board talks to: the process driver `match` uses, with its stderr read into
+//! a log the page shows, and our engine's search read back out of that log (the engine is
+//! not changed for the board: it already says what it found, on stderr).
+
+use crate::arena::process::{EngineProcess, split_command};
+use crate::arena::{EngineStartError, ReplyLimits};
+use crate::record::Fault;
+use crate::rules::board::Color;
+use crate::rules::coord::Turn;
+use serde_json::{Value, json};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Log lines kept per engine: enough for several moves of iteration lines.
+const LOG_KEEP: usize = 400;
+
+/// The engine's stderr lines, numbered from its start.
+#[derive(Default)]
+pub struct LogTail {
+    lines: VecDeque<String>,
+    /// Lines ever read; the first kept one is number `total - lines.len()`.
+    total: usize,
+}
+
+impl LogTail {
+    fn push(&mut self, line: String) {
+        if self.lines.len() == LOG_KEEP {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(line);
+        self.total += 1;
+    }
+
+    /// The lines from number `mark` on that are still kept.
+    pub fn since(&self, mark: usize) -> Vec<String> {
+        let first = self.total - self.lines.len();
+        let skip = mark.saturating_sub(first);
+        self.lines.iter().skip(skip).cloned().collect()
+    }
+}
+
+/// A running engine and its log.
+pub struct EngineLink {
+    pub process: EngineProcess,
+    pub log: Arc<Mutex<LogTail>>,
+    /// Our own program: it takes the protocol's `undo` and `time`, and logs its search.
+    pub ours: bool,
+}
+
+/// Whether `command` runs this very program (then its extensions and log can be used).
+pub fn is_ours(command: &str) -> bool {
+    let Ok(words) = split_command(command) else {
+        return false;
+    };
+    let (Ok(exe), Ok(program)) = (
+        std::env::current_exe().and_then(|p| p.canonicalize()),
+        Path::new(&words[0]).canonicalize(),
+    ) else {
+        return false;
+    };
+    exe == program
+}
+
+impl EngineLink {
+    /// Starts `command`; `wake` is called after every log line, so the page follows the
+    /// search as it goes. Our engine is asked for debug logging: its iteration lines.
+    pub fn start(
+        command: &str,
+        wake: impl Fn() + Send + 'static,
+    ) -> Result<EngineLink, EngineStartError> {
+        let ours = is_ours(command);
+        let env: &[(&str, &str)] = if ours { &[("RUST_LOG", "debug")] } else { &[] };
+        let (process, stderr) = EngineProcess::spawn_logged(command, env)?;
+        let log = Arc::new(Mutex::new(LogTail::default()));
+        if let Some(stderr) = stderr {
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    log.lock().unwrap_or_else(|p| p.into_inner()).push(line);
+                    wake();
+                }
+            });
+        }
+        Ok(EngineLink { process, log, ours })
+    }
+
+    /// The number the next log line will get.
+    pub fn log_mark(&self) -> usize {
+        self.log.lock().unwrap_or_else(|p| p.into_inner()).total
+    }
+
+    /// Sends protocol lines; the first that cannot be written is the engine's crash.
+    pub fn send_all(&mut self, color: Color, lines: &[String]) -> Result<Instant, Fault> {
+        for line in lines {
+            self.process.send(line).map_err(|e| Fault {
+                kind: crate::record::FaultKind::Crash,
+                color,
+                detail: format!("cannot send '{line}': {e}"),
+            })?;
+        }
+        Ok(Instant::now())
+    }
+
+    /// Waits for the reply to a request sent at `sent`, judged as `match` judges it.
+    pub fn await_turn(
+        &self,
+        color: Color,
+        sent: Instant,
+        move_time: Duration,
+    ) -> Result<(Turn, Duration), Fault> {
+        let limits = ReplyLimits {
+            move_time,
+            game_time: None,
+            tolerance: crate::arena::TOLERANCE,
+        };
+        let (turn, elapsed) =
+            crate::arena::game::await_turn("gui", Some(&self.process), color, sent, limits, None)?;
+        turn.map(|t| (t, elapsed))
+    }
+
+    /// Says goodbye and lets the process go (killed if it lingers).
+    pub fn close(mut self) {
+        let _ = self.process.send("quit");
+        self.process
+            .reap(Instant::now() + Duration::from_millis(300));
+    }
+}
+
+/// The protocol lines that set up `turns` on a fresh engine: `new white`, then each turn as
+/// a `black ..`/`white ..` placement line, as `match` plays an opening.
+pub fn setup_lines(turns: &[crate::record::game::Played]) -> Vec<String> {
+    let mut lines = vec!["new white".to_string()];
+    for p in turns {
+        let cells: String = p.turn.cells().map(|c| c.to_string()).collect();
+        lines.push(format!("{} {cells}", p.color.name()));
+    }
+    lines
+}
+
+/// The message of an `env_logger` line: what follows `] ` after the level and module.
+fn message(line: &str) -> &str {
+    match line.find("] ") {
+        Some(i) if line.starts_with('[') => &line[i + 2..],
+        _ => line,
+    }
+}
+
+/// What our engine's log says about one move: the info line (`KIJL score -50 depth 3 nodes
+/// ...`), the best turn of each completed iteration, and what the threat solver saw. Other
+/// engines' lines are shown raw.
+pub fn search_view(lines: &[String]) -> Value {
+    let mut summary = Value::Null;
+    let mut iterations = Vec::new();
+    let mut threats = Vec::new();
+    for line in lines {
+        let text = message(line);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.as_slice() {
+            [best, "score", score, "depth", depth, "nodes", nodes, ..] => {
+                summary = json!({ "best": best, "score": score, "depth": depth, "nodes": nodes });
+            }
+            ["depth", depth, "score", score, "best", best, ..] => {
+                iterations.push(json!({ "depth": depth, "score": score, "best": best }));
+            }
+            _ if text.contains("threat sequence") || text.contains("threat-sequence") => {
+                threats.push(text.to_string());
+            }
+            _ => {}
+        }
+    }
+    // The messages without their time stamps and module paths: the page is narrow.
+    let tail: Vec<&str> = lines
+        .iter()
+        .rev()
+        .take(12)
+        .rev()
+        .map(|l| message(l))
+        .collect();
+    json!({ "summary": summary, "iterations": iterations, "threats": threats, "log": tail })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_search_out_of_the_log() {
+        let lines: Vec<String> = [
+            "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] depth 1 score 12 best JIJK nodes 40 time 1ms",
+            "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] depth 2 score -3 best KIKK nodes 90 time 2ms",
+            "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] HHII loses to a threat sequence",
+            "[2026-12-04T08:00:00Z INFO  connect6::protocol::player] KIKK score -3 depth 2 nodes 90 in 2ms (1 nodes/s); threat solver 5 nodes in 1ms",
+            "some other engine's chatter",
+        ]
+        .map(String::from)
+        .to_vec();
+        let view = search_view(&lines);
+        assert_eq!(view["summary"]["best"], "KIKK");
+        assert_eq!(view["summary"]["depth"], "2");
+        assert_eq!(view["iterations"].as_array().map(Vec::len), Some(2));
+        assert_eq!(view["threats"][0], "HHII loses to a threat sequence");
+        assert_eq!(view["log"].as_array().map(Vec::len), Some(5));
+    }
+
+    #[test]
+    fn the_log_keeps_its_numbers_when_old_lines_go() {
+        let mut log = LogTail::default();
+        for i in 0..LOG_KEEP + 10 {
+            log.push(i.to_string());
+        }
+        assert_eq!(
+            log.since(LOG_KEEP + 8),
+            vec![(LOG_KEEP + 8).to_string(), (LOG_KEEP + 9).to_string()]
+        );
+        assert_eq!(log.since(0).len(), LOG_KEEP);
+    }
+}

@@ -1,0 +1,385 @@
+//! The board in a real browser: headless Chromium, driven through chromedriver's WebDriver
+//! HTTP API, plays a game by clicking, watches a match and reviews a record, and takes a
+//! screenshot of each mode. The screenshots go to the test's scratch folder, or to the folder
+//! named by CONNECT6_SCREENSHOTS (`docs` refreshes the README's pictures).
+//!
+//! Without Debian's `chromium` and `chromium-driver` the test is skipped with a note on
+//! stderr, unless CONNECT6_BROWSER_TEST=required (CI sets it): then it fails.
+
+mod gui_support;
+
+use base64::Engine as _;
+use gui_support::{BIN, Server, next_turn, request, stones};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const DRIVER: &str = "/usr/bin/chromedriver";
+const WAIT: Duration = Duration::from_secs(90);
+/// The key WebDriver names an element by.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// chromedriver on a free port, killed when dropped.
+struct Driver {
+    child: Child,
+    address: String,
+    session: String,
+    profile: PathBuf,
+}
+
+impl Driver {
+    fn start(scratch: &Path) -> Driver {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        // A process group of its own: the browser it starts is in it, and goes with it.
+        let child = Command::new(DRIVER)
+            .arg(format!("--port={port}"))
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let address = format!("127.0.0.1:{port}");
+        let began = Instant::now();
+        while std::net::TcpStream::connect(&address).is_err() {
+            assert!(began.elapsed() < WAIT, "chromedriver does not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // A fresh profile: nothing of an earlier run, and nothing fetched (the network is
+        // closed here, and the test must not depend on it anywhere).
+        let profile = scratch.join(format!("chromium-profile-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        let mut driver = Driver {
+            child,
+            address,
+            session: String::new(),
+            profile: profile.clone(),
+        };
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1400,950",
+        ]
+        .map(String::from)
+        .into_iter()
+        .chain([format!("--user-data-dir={}", profile.display())])
+        .collect::<Vec<_>>();
+        let caps = json!({ "capabilities": { "alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+        }}});
+        let answer = driver.call("POST", "/session", caps);
+        driver.session = answer["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {answer}"))
+            .to_string();
+        driver
+    }
+
+    /// One WebDriver command; its `value`, or a failure with the driver's error.
+    fn call(&self, method: &str, path: &str, body: Value) -> Value {
+        let body = if method == "GET" {
+            String::new()
+        } else {
+            body.to_string()
+        };
+        let (status, text) = request(&self.address, method, path, &body);
+        let value: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {text}"));
+        assert_eq!(status, 200, "{method} {path}: {text}");
+        value["value"].clone()
+    }
+
+    fn session(&self, method: &str, path: &str, body: Value) -> Value {
+        self.call(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    fn open(&self, url: &str) {
+        self.session("POST", "/url", json!({ "url": url }));
+    }
+
+    fn find(&self, css: &str) -> String {
+        let found = self.session(
+            "POST",
+            "/element",
+            json!({ "using": "css selector", "value": css }),
+        );
+        found[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {found}"))
+            .to_string()
+    }
+
+    /// Clicks the element `css` finds now. A click that lands while the page redraws the
+    /// board meets a replaced element; it is found again and clicked once more.
+    fn click(&self, css: &str) {
+        for _ in 0..3 {
+            let id = self.find(css);
+            let path = format!("/session/{}/element/{id}/click", self.session);
+            let (status, _) = request(&self.address, "POST", &path, "{}");
+            if status == 200 {
+                return;
+            }
+        }
+        panic!("cannot click {css}");
+    }
+
+    fn type_into(&self, css: &str, text: &str) {
+        let id = self.find(css);
+        self.session("POST", &format!("/element/{id}/clear"), json!({}));
+        self.session(
+            "POST",
+            &format!("/element/{id}/value"),
+            json!({ "text": text }),
+        );
+    }
+
+    fn script(&self, code: &str) -> Value {
+        self.session(
+            "POST",
+            "/execute/sync",
+            json!({ "script": code, "args": [] }),
+        )
+    }
+
+    fn text(&self, css: &str) -> String {
+        let code = format!("return document.querySelector({css:?}).textContent;");
+        self.script(&code).as_str().unwrap_or("").to_string()
+    }
+
+    /// Waits until the page's `css` text contains `words`.
+    fn wait_text(&self, css: &str, words: &str) -> String {
+        let began = Instant::now();
+        loop {
+            let text = self.text(css);
+            if text.contains(words) {
+                return text;
+            }
+            assert!(
+                began.elapsed() < WAIT,
+                "{css} never said '{words}': '{text}'"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn screenshot(&self, to: &Path) {
+        let data = self.session("GET", "/screenshot", Value::Null);
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(data.as_str().unwrap_or(""))
+            .expect("the screenshot is base64");
+        assert!(png.starts_with(b"\x89PNG"), "the screenshot is a PNG");
+        std::fs::write(to, png).expect("the screenshot is written");
+        eprintln!("screenshot: {}", to.display());
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let path = format!("/session/{}", self.session);
+            let _ = request(&self.address, "DELETE", &path, "");
+        }
+        // The whole group: a browser the session did not close is not left behind.
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// Whether the browser is here; a missing one skips the test, or fails it when required.
+fn browser_present() -> bool {
+    let present = Path::new(CHROMIUM).exists() && Path::new(DRIVER).exists();
+    if !present {
+        let required = std::env::var("CONNECT6_BROWSER_TEST").is_ok_and(|v| v == "required");
+        assert!(
+            !required,
+            "CONNECT6_BROWSER_TEST=required but {CHROMIUM} or {DRIVER} is missing"
+        );
+        // Straight to the stream, not `eprintln!`: the test harness would hide that.
+        let _ = writeln!(
+            std::io::stderr(),
+            "browser test SKIPPED: {CHROMIUM} or {DRIVER} is missing \
+             (apt-get install chromium chromium-driver; CONNECT6_BROWSER_TEST=required makes this a failure)"
+        );
+    }
+    present
+}
+
+fn shots() -> PathBuf {
+    let dir = match std::env::var("CONNECT6_SCREENSHOTS") {
+        Ok(dir) if !dir.is_empty() => Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
+        _ => PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+    };
+    std::fs::create_dir_all(&dir).expect("the screenshot folder");
+    dir
+}
+
+/// Waits until the engine has moved and the page shows every turn: then clicks are judged
+/// on the position the server has. The game's state.
+fn synced(server: &Server, driver: &Driver) -> Value {
+    let began = Instant::now();
+    loop {
+        let play = server.state()["play"].clone();
+        let turns = play["game"]["turns"].as_array().map_or(0, Vec::len) as u64;
+        let shown = driver.script("return document.querySelectorAll('#play-turns li').length;");
+        if play["thinking"] == false && shown.as_u64() == Some(turns) {
+            return play;
+        }
+        assert!(
+            began.elapsed() < WAIT,
+            "the page does not follow the game: {play}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The person's game, by clicks: black against the random player, to the end.
+fn play_by_clicking(server: &Server, driver: &Driver) {
+    driver.open(&server.url("/#play"));
+    driver.wait_text("#connection", "live");
+    driver.type_into("#play-engine", &format!("{BIN} --player random --seed 5"));
+    driver.click("#play-new");
+    driver.wait_text("#play-status", "Your turn (black)");
+    // A click on a taken cell is refused on the page, with the reason.
+    driver.click("[data-cell='JJ']");
+    driver.click("#play-confirm");
+    synced(server, driver);
+    driver.click("[data-cell='JJ']");
+    assert_eq!(driver.text("#message"), "illegal: JJ is occupied");
+    // One stone where a turn takes two: the server's reason is shown.
+    let free = next_turn(&server.state()["play"]["game"], "black");
+    driver.click(&format!("[data-cell='{}']", free[0]));
+    driver.click("#play-confirm");
+    driver.wait_text("#message", "takes 2 stone(s), got 1");
+    driver.click("#play-clear");
+    for round in 0..120 {
+        if round == 2 {
+            // A reload finds the game where it was: it lives on the server.
+            driver.open(&server.url("/#play"));
+            driver.wait_text("#connection", "live");
+        }
+        let play = synced(server, driver);
+        if play["over"] == true {
+            break;
+        }
+        let turns = play["game"]["turns"].as_array().map_or(0, Vec::len);
+        for cell in next_turn(&play["game"], "black") {
+            driver.click(&format!("[data-cell='{cell}']"));
+        }
+        driver.click("#play-confirm");
+        let began = Instant::now();
+        while server.state()["play"]["game"]["turns"]
+            .as_array()
+            .map_or(0, Vec::len)
+            == turns
+        {
+            assert!(
+                began.elapsed() < WAIT,
+                "the turn was not taken: {}",
+                driver.text("#message")
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let status = driver.wait_text("#play-status", "Game over");
+    assert_eq!(status, "Game over: black wins with six in a row");
+    // The board the page shows is the game's: every stone, the six drawn through.
+    let play = server.state()["play"].clone();
+    let on_page = driver.script("return document.querySelectorAll('#board circle.stone').length;");
+    assert_eq!(on_page.as_u64(), Some(stones(&play["game"]).len() as u64));
+    let six = driver.script("return document.querySelectorAll('#board line.six').length;");
+    assert_eq!(six.as_u64(), Some(1));
+}
+
+#[test]
+fn the_board_in_chromium() {
+    if !browser_present() {
+        return;
+    }
+    let dir = shots();
+    let server = Server::start();
+    let driver = Driver::start(Path::new(env!("CARGO_TARGET_TMPDIR")));
+    play_by_clicking(&server, &driver);
+    // The picture of Play: our engine, with its search beside the board.
+    driver.type_into("#play-engine", BIN);
+    driver.type_into("#play-move-time", "0.5");
+    driver.click("#play-new");
+    driver.wait_text("#play-status", "click one stone");
+    for cell in ["JJ", "KK", "LL"] {
+        driver.click(&format!("[data-cell='{cell}']"));
+        if cell != "KK" {
+            driver.click("#play-confirm");
+            synced(&server, &driver);
+        }
+    }
+    driver.wait_text("#play-search", "best ");
+    driver.screenshot(&dir.join("gui-play.png"));
+
+    // Watch: a short match from the page's form, followed to its summary.
+    driver.click("#tab-watch");
+    driver.type_into("#watch-a", &format!("{BIN} --player greedy --name Greedy"));
+    driver.type_into("#watch-b", &format!("{BIN} --player random --name Random"));
+    driver.click("#watch-start");
+    driver.wait_text("#watch-summary", "2 game(s): Greedy (A) vs Random (B)");
+    assert!(driver.text("#watch-status").contains("Match over"));
+    driver.screenshot(&dir.join("gui-watch.png"));
+
+    // Review: a folder of lost games, gone through and stepped back by keys, then the losing
+    // turn and the engine's view.
+    driver.click("#tab-review");
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/losses");
+    driver.type_into("#review-path", &folder.display().to_string());
+    driver.click("#review-open");
+    driver.wait_text("#review-status", "Turn 20 of 20");
+    let key = |code: &str| {
+        let keys = json!({ "actions": [{ "type": "key", "id": "keys", "actions": [
+            { "type": "keyDown", "value": code }, { "type": "keyUp", "value": code },
+        ]}]});
+        driver.session("POST", "/actions", keys);
+    };
+    let shown = || driver.script("return document.querySelector('#review-files').value;");
+    key("\u{E00F}"); // PageDown
+    let began = Instant::now();
+    while shown() != "1" {
+        assert!(
+            began.elapsed() < WAIT,
+            "PageDown did not open the next record"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    key("\u{E00E}"); // PageUp
+    while shown() != "0" {
+        assert!(
+            began.elapsed() < WAIT,
+            "PageUp did not open the first record"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    driver.wait_text("#review-status", "Turn 20 of 20");
+    key("\u{E012}"); // left arrow
+    driver.wait_text("#review-status", "Turn 19 of 20");
+    driver.click("#review-losing");
+    driver.wait_text("#review-losing-text", "lost after turn");
+    let turn = server.state()["review"]["losing"]["turn"]
+        .as_u64()
+        .expect("a losing turn");
+    driver.wait_text("#review-status", &format!("Turn {turn} of 20"));
+    driver.type_into("#review-engine", &format!("{BIN} --move-time 1"));
+    driver.click("#review-ask");
+    driver.wait_text("#review-view", "the engine plays");
+    driver.screenshot(&dir.join("gui-review.png"));
+}
