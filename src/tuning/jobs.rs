@@ -554,6 +554,16 @@ fn read_games_files(paths: &[PathBuf]) -> Result<Vec<GameTurns>, String> {
     Ok(games)
 }
 
+/// Reports a fit's pass on stderr: its training and held-out loss and the time so far.
+fn pass_progress(began: Instant) -> impl FnMut(usize, f64, f64) {
+    move |n, train, test| {
+        eprintln!(
+            "pass {n}: training loss {train:.4}, held-out {test:.4} ({:.0} s)",
+            began.elapsed().as_secs_f64()
+        )
+    }
+}
+
 /// Fits the learned ranking and writes its file.
 fn fit_policy(a: &PolicyArgs) -> Result<(), String> {
     let began = Instant::now();
@@ -570,12 +580,7 @@ fn fit_policy(a: &PolicyArgs) -> Result<(), String> {
         a.epochs,
         a.rate as f32,
         a.holdout,
-        |n, train, test| {
-            eprintln!(
-                "pass {n}: training loss {train:.4}, held-out {test:.4} ({:.0} s)",
-                began.elapsed().as_secs_f64()
-            );
-        },
+        pass_progress(began),
     );
     std::fs::write(&a.out, model.to_file()).map_err(|e| format!("{}: {e}", a.out.display()))?;
     let (train, test) = report.passes[report.kept - 1];
@@ -646,12 +651,7 @@ fn fit_values(a: &EvalArgs) -> Result<(), String> {
         a.rate,
         a.lambda,
         a.holdout,
-        |n, train, test| {
-            eprintln!(
-                "pass {n}: training loss {train:.4}, held-out {test:.4} ({:.0} s)",
-                began.elapsed().as_secs_f64()
-            );
-        },
+        pass_progress(began),
     );
     std::fs::write(&a.out, model.to_file()).map_err(|e| format!("{}: {e}", a.out.display()))?;
     let (train, test) = report.passes[report.kept - 1];
