@@ -129,6 +129,18 @@ fn seconds(field: Option<&Field>, default: f64) -> Result<Duration, Response> {
     }
 }
 
+/// The engine command (ours when blank) and the move time of a form that starts an engine.
+fn engine_and_time(
+    engine: Option<String>,
+    move_time: Option<&Field>,
+) -> Result<(String, Duration), Response> {
+    let move_time = seconds(move_time, DEFAULT_MOVE_TIME)?;
+    let command = engine
+        .filter(|c| !c.trim().is_empty())
+        .unwrap_or_else(own_command);
+    Ok((command, move_time))
+}
+
 fn ok() -> Response {
     Response::json(200, &json!({ "ok": true }))
 }
@@ -139,14 +151,10 @@ fn play_new(hub: &Arc<Hub>, r: PlayNew) -> Response {
         Some("white") => Color::White,
         Some(other) => return Response::error(400, format!("colour '{other}': black or white")),
     };
-    let move_time = match seconds(r.move_time.as_ref(), DEFAULT_MOVE_TIME) {
-        Ok(t) => t,
+    let (command, move_time) = match engine_and_time(r.engine, r.move_time.as_ref()) {
+        Ok(both) => both,
         Err(e) => return e,
     };
-    let command = r
-        .engine
-        .filter(|c| !c.trim().is_empty())
-        .unwrap_or_else(own_command);
     let config = PlayConfig {
         command,
         human,
@@ -201,14 +209,10 @@ fn watch_start(hub: &Arc<Hub>, r: WatchStart) -> Response {
 }
 
 fn review_engine(hub: &Arc<Hub>, r: ReviewEngine) -> Response {
-    let move_time = match seconds(r.move_time.as_ref(), DEFAULT_MOVE_TIME) {
-        Ok(t) => t,
+    let (command, move_time) = match engine_and_time(r.engine, r.move_time.as_ref()) {
+        Ok(both) => both,
         Err(e) => return e,
     };
-    let command = r
-        .engine
-        .filter(|c| !c.trim().is_empty())
-        .unwrap_or_else(own_command);
     match tasks::ask_engine(hub, command, move_time) {
         Ok(()) => ok(),
         Err(e) => Response::error(409, e),
