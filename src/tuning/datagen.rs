@@ -94,8 +94,10 @@ fn game_rng(seed: u64, index: u64) -> Rng {
     Rng::new(mix.next_u64())
 }
 
-/// Plays game `index` of the configuration to its end.
-pub fn play_game(config: &GenConfig, index: u64) -> SelfPlayGame {
+/// The first `length` turns of game `index`'s random opening: black's stone within one cell
+/// of `JJ`, white's pair within two cells of it, then pairs drawn from the move generator's
+/// best `config.spread`.
+pub fn random_opening(config: &GenConfig, index: u64, length: usize) -> Vec<Turn> {
     let mut rng = game_rng(config.seed, index);
     let mut board = Board::new();
     let mut turns = Vec::new();
@@ -105,6 +107,32 @@ pub fn play_game(config: &GenConfig, index: u64) -> SelfPlayGame {
     } else {
         first
     };
+    while turns.len() < length && !board.is_over() {
+        let turn = match turns.len() {
+            0 => Turn::one(first),
+            1 => random_pair(&mut rng, first, 2),
+            _ => {
+                let mut pairs = Pairs::new();
+                generate(&mut board, &mut pairs, config.spread.max(1));
+                pairs[rng.below(pairs.len())].1
+            }
+        };
+        board
+            .play_turn(&turn)
+            .expect("random openings are legal turns");
+        turns.push(turn);
+    }
+    turns
+}
+
+/// Plays game `index` of the configuration to its end.
+pub fn play_game(config: &GenConfig, index: u64) -> SelfPlayGame {
+    let turns = random_opening(config, index, opening_turns(index));
+    let mut board = Board::new();
+    for turn in &turns {
+        board.play_turn(turn).expect("random openings are legal");
+    }
+    let mut turns = turns;
     let mut searcher = Searcher::new(config.hash_mb);
     let mut limits = Limits {
         nodes: Some(config.nodes),
@@ -114,21 +142,11 @@ pub fn play_game(config: &GenConfig, index: u64) -> SelfPlayGame {
         limits.soft = Duration::from_millis(ms);
         limits.hard = Duration::from_millis(2 * ms);
     }
-    let opening = opening_turns(index);
     while !board.is_over() {
-        let turn = match turns.len() {
-            0 => Turn::one(first),
-            1 => random_pair(&mut rng, first, 2),
-            n if n < opening => {
-                let mut pairs = Pairs::new();
-                generate(&mut board, &mut pairs, config.spread.max(1));
-                pairs[rng.below(pairs.len())].1
-            }
-            _ => searcher.search(&board, limits).best,
-        };
+        let turn = searcher.search(&board, limits).best;
         board
             .play_turn(&turn)
-            .expect("openings and the search play legal turns");
+            .expect("the search plays legal turns");
         turns.push(turn);
     }
     SelfPlayGame {

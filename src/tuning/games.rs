@@ -13,8 +13,12 @@
 //! 1 JJ GLHM FKHL KKLL
 //! ```
 //!
-//! Every position from the one after the third turn (the match openings' length) to the
-//! one before the game's last whole turn is a sample, labelled for its side to move.
+//! A `/` among the turns marks the end of an opening that was not the engines' choice (the
+//! random turns `tune selfplay` opens with); without one, the first three turns (the match
+//! openings' length) are taken as the opening. Every position from the one after the
+//! opening to the one before the game's last whole turn is a sample for the evaluation,
+//! labelled for its side to move; the ranking's fit learns from every turn after a marked
+//! opening, or from every turn.
 
 use super::fit::Sample;
 use super::is_quiet;
@@ -79,6 +83,15 @@ pub fn games_file(paths: &[PathBuf]) -> Result<(String, usize), String> {
 pub struct GameTurns {
     pub black_result: f64,
     pub turns: Vec<Turn>,
+    /// Turns before the file's `/` marker (0 without one).
+    pub opening: usize,
+}
+
+impl GameTurns {
+    /// The first turn whose position is an evaluation sample.
+    pub fn first_sampled(&self) -> usize {
+        self.opening.max(FIRST_SAMPLED_TURN)
+    }
 }
 
 /// The games of a games file, each replayed under the rules; an error names the line.
@@ -99,7 +112,14 @@ pub fn read_game_turns(text: &str) -> Result<Vec<GameTurns>, String> {
         };
         let mut board = Board::new();
         let mut turns = Vec::new();
+        let mut opening = None;
         for word in words {
+            if word == "/" {
+                if opening.replace(turns.len()).is_some() {
+                    return Err(fail("a second opening marker '/'".to_string()));
+                }
+                continue;
+            }
             let turn = Turn::parse(word).map_err(|e| fail(format!("{word}: {e}")))?;
             board
                 .play_turn(&turn)
@@ -109,6 +129,7 @@ pub fn read_game_turns(text: &str) -> Result<Vec<GameTurns>, String> {
         games.push(GameTurns {
             black_result,
             turns,
+            opening: opening.unwrap_or(0),
         });
     }
     Ok(games)
@@ -122,7 +143,7 @@ pub fn read_games(text: &str) -> Result<(Vec<Sample>, usize), String> {
     for (game, turns) in (1..).zip(read_game_turns(text)?) {
         let mut board = Board::new();
         for (k, turn) in turns.turns.iter().enumerate() {
-            if k >= FIRST_SAMPLED_TURN {
+            if k >= turns.first_sampled() {
                 if is_quiet(&board) {
                     let result = match board.side_to_move() {
                         Color::Black => turns.black_result,
@@ -209,5 +230,24 @@ mod tests {
             ..unknown
         };
         assert_eq!(game_line(&drawn), None, "draws are left out");
+    }
+
+    #[test]
+    fn a_marked_opening_is_not_sampled() {
+        let text = "1 JJ GLHM FKHL KKLL / MMNN AAAB\n0 JJ GLHM FKHL KKLL MMNN AAAB\n";
+        let games = read_game_turns(text).unwrap();
+        assert_eq!(games[0].turns, games[1].turns, "the marker is not a turn");
+        assert_eq!((games[0].opening, games[0].first_sampled()), (4, 4));
+        assert_eq!(
+            (games[1].opening, games[1].first_sampled()),
+            (0, FIRST_SAMPLED_TURN)
+        );
+        let (samples, skipped) = read_games(text).unwrap();
+        // Positions after turns 4 and 5 from the first game; after 3, 4 and 5 from the second.
+        assert_eq!(samples.len() + skipped, 2 + 3);
+        assert!(
+            read_game_turns("1 JJ / GLHM / FKHL").is_err(),
+            "two markers"
+        );
     }
 }

@@ -6,6 +6,7 @@
 //! connect6 tune fit-games GAMES [--holdout M] [--lambda L] [--k K]
 //! connect6 tune games N --out DATA [--seed S] [--nodes N] [--spread K] [--move-ms MS]
 //! connect6 tune fit DATA [--holdout M] [--lambda L] [--k K]
+//! connect6 tune selfplay N --out GAMES [--nodes N] [--openings FILE] [--seed S] [--threads T]
 //! connect6 tune openings N --out FILE [--seed S] [--radius R] [--balance-depth D]
 //! connect6 tune replies K --from FILE --out FILE [--balance-depth D]
 //! connect6 tune defence-suite PATH.. --out FILE [--nodes N]
@@ -49,6 +50,7 @@ use super::fit::{
 };
 use super::games::{GameTurns, games_file, read_game_turns, read_games};
 use super::policy::{self, HIT_RANKS, Movers};
+use super::selfplay::{SelfPlayConfig, self_play};
 use super::values;
 use crate::engine::ranking::{self, Ranking};
 use std::io::BufWriter;
@@ -74,6 +76,9 @@ pub enum Job {
     Games(GamesArgs),
     /// Fit the evaluation's tables on a self-play data set; print them as Rust source.
     Fit(FitArgs),
+    /// Play the engine against itself at a node limit; write the games as a games file.
+    #[command(name = "selfplay")]
+    SelfPlay(SelfPlayArgs),
     /// Write two-turn match openings: black's JJ and a white pair near it.
     Openings(OpeningsArgs),
     /// Extend two-turn openings to three turns with black's best pairs.
@@ -99,6 +104,7 @@ impl Job {
             Job::FitGames(_) => "fit-games",
             Job::Games(_) => "games",
             Job::Fit(_) => "fit",
+            Job::SelfPlay(_) => "selfplay",
             Job::Openings(_) => "openings",
             Job::Replies(_) => "replies",
             Job::DefenceSuite(_) => "defence-suite",
@@ -171,6 +177,32 @@ pub struct GamesArgs {
     /// Also cap each turn at MS milliseconds (at most a day) [default: no cap].
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=86_400_000))]
     pub move_ms: Option<u64>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfPlayArgs {
+    /// How many games to play.
+    #[arg(value_name = "N")]
+    pub games: usize,
+    /// The games file to write.
+    #[arg(long, value_name = "GAMES")]
+    pub out: PathBuf,
+    /// Main-search nodes per turn; each side of a game gets 3/4 to 5/4 of it.
+    #[arg(long, value_name = "N", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(4..))]
+    pub nodes: u64,
+    /// Openings for the even-numbered games, in turn (odd ones open at random).
+    #[arg(long, value_name = "FILE", default_value = "tests/data/openings.txt")]
+    pub openings: PathBuf,
+    /// Seed of the random openings and node limits.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// The random openings' third turns come from the move generator's best K pairs.
+    #[arg(long, value_name = "K", default_value_t = GenConfig::default().spread)]
+    pub spread: usize,
+    /// Games played at once [default: the machine's cores].
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -324,6 +356,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
         Job::FitGames(a) => fit(&a.fit, &a.games, true),
         Job::Games(a) => generate(&a),
         Job::Fit(a) => fit(&a.fit, &a.data, false),
+        Job::SelfPlay(a) => self_play_file(&a),
         Job::Openings(a) => openings(&a),
         Job::Replies(a) => replies(&a),
         Job::DefenceSuite(a) => defence_suite_file(&a),
@@ -338,6 +371,46 @@ pub fn run(args: TuneArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Plays the self-play games and writes them as a games file.
+fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
+    let openings = crate::arena::openings::load(&a.openings).map_err(|e| e.to_string())?;
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
+    let config = SelfPlayConfig {
+        games: a.games,
+        seed: a.seed,
+        nodes: a.nodes,
+        spread: a.spread,
+        openings: openings.into_iter().map(|o| o.turns).collect(),
+        threads,
+    };
+    let out = a.out.display();
+    let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
+    let mut writer = BufWriter::new(file);
+    let began = Instant::now();
+    let summary = self_play(&config, &mut writer, |s| {
+        if s.games % 50 == 0 {
+            eprintln!("{} games, {:.0} s", s.games, began.elapsed().as_secs_f64());
+        }
+    })
+    .map_err(|e| format!("{out}: {e}"))?;
+    println!(
+        "{} games ({} turns; black won {}, white {}, drawn {}; {} repeats left out) in {} \
+         ({:.1} s)",
+        summary.games,
+        summary.turns,
+        summary.black_wins,
+        summary.white_wins,
+        summary.draws,
+        summary.repeats,
+        out,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn generate(a: &GamesArgs) -> Result<(), String> {

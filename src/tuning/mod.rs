@@ -5,6 +5,8 @@
 //!   fitted on these;
 //! - `datagen` plays seeded self-play games in-process with node-limited searches and writes
 //!   the quiet positions they pass through in the same way;
+//! - `selfplay` plays the engine against itself at a node limit, on several threads, and
+//!   writes the games as a games file, which the learned ranking and values are fitted on;
 //! - `fit` fits `TO_MOVE_PATTERN` / `WAITING_PATTERN` and the window weights
 //!   (`TO_MOVE_WINDOW` / `WAITING_WINDOW`) by logistic regression of the result on the
 //!   evaluation, and prints the tables as Rust source.
@@ -28,6 +30,7 @@ pub mod fit;
 pub mod games;
 pub mod jobs;
 pub mod policy;
+pub mod selfplay;
 pub mod values;
 
 use crate::rules::board::Board;

@@ -50,13 +50,14 @@ fn examples(
 ) {
     for game in games {
         let mut board = Board::new();
-        for turn in &game.turns {
+        for (k, turn) in game.turns.iter().enumerate() {
             let me = board.side_to_move();
             let won = match me {
                 Color::Black => game.black_result == 1.0,
                 Color::White => game.black_result == 0.0,
             };
             if let (Some(a), Some(b)) = (Some(turn.first), turn.second)
+                && k >= game.opening
                 && is_quiet(&board)
                 && (movers == Movers::All || won)
             {

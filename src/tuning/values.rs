@@ -12,7 +12,7 @@
 //! penalty that keeps rare codes near zero; every `holdout`-th game is held out and the
 //! pass with the lowest held-out loss is kept.
 
-use super::games::{FIRST_SAMPLED_TURN, GameTurns};
+use super::games::GameTurns;
 use super::is_quiet;
 use crate::engine::eval::{encode, evaluate};
 use crate::engine::ranking::mirrored;
@@ -53,7 +53,7 @@ fn canonical_table() -> Vec<u32> {
 }
 
 impl Positions {
-    /// The quiet positions of `games` from turn `FIRST_SAMPLED_TURN` on, labelled with the
+    /// The quiet positions of `games` after their openings, labelled with the
     /// result for the side to move, as `games::read_games` samples them.
     pub fn of(games: &[GameTurns]) -> Positions {
         let canonical = canonical_table();
@@ -64,7 +64,7 @@ impl Positions {
         for (game, g) in games.iter().enumerate() {
             let mut board = Board::new();
             for (k, turn) in g.turns.iter().enumerate() {
-                if k >= FIRST_SAMPLED_TURN && is_quiet(&board) {
+                if k >= g.first_sampled() && is_quiet(&board) {
                     let me = board.side_to_move();
                     let result = match me {
                         Color::Black => g.black_result,

@@ -1,0 +1,300 @@
+//! `connect6 tune selfplay`: the engine against itself, written as a games file for the
+//! learned ranking and evaluation to be fitted on (`tune policy`, `tune eval`).
+//!
+//! Every turn after the opening is the engine's own search under a node limit, so a game is
+//! a pure function of the settings and its index, whatever the machine's speed or the
+//! number of worker threads. Even-numbered games start from the openings file (the match
+//! openings, in turn) followed by `RANDOM_TURNS` pairs drawn from the move generator's best
+//! `spread`; odd-numbered ones from a seeded random opening as `datagen` draws them, as long.
+//! Each side's node limit is also drawn per game, between three quarters and five quarters of
+//! the one asked for, so that the search stops at other points and its turns part ways.
+//! The opening ends with the games file's `/` marker: its random turns are not the engine's
+//! choice, so the fits do not learn from them.
+//!
+//! Games are written in index order as they finish, a whole line at a time, so a stopped run
+//! leaves a usable file. Draws (a full board) are left out, as `tune records` leaves them,
+//! and so is a game that repeats one already written.
+
+use super::datagen::{GenConfig, random_opening};
+use crate::engine::pairs::{Pairs, generate};
+use crate::engine::search::{Limits, Searcher};
+use crate::rng::Rng;
+use crate::rules::board::{Board, Color};
+use crate::rules::coord::Turn;
+use std::collections::{BTreeMap, HashSet};
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Deepest iteration asked of the search; the node limit ends it long before.
+const MAX_DEPTH: u8 = 30;
+/// Random turns after an opening from the file: with the generator's best 8 pairs and the
+/// 102 match openings, some 6,500 starts.
+const RANDOM_TURNS: usize = 2;
+/// Hash table of each game's searcher: a fresh one per game keeps games independent.
+const HASH_MB: usize = 16;
+
+#[derive(Clone, Debug)]
+pub struct SelfPlayConfig {
+    pub games: usize,
+    pub seed: u64,
+    /// Main-search nodes per turn, before each side's per-game draw.
+    pub nodes: u64,
+    /// The random openings' third turns come from the move generator's best `spread` pairs.
+    pub spread: usize,
+    /// Openings that even-numbered games start from, in turn (none: all random).
+    pub openings: Vec<Vec<Turn>>,
+    pub threads: usize,
+}
+
+/// A finished game: its turns from the empty board, how many of them are the opening, and
+/// its winner (`None`: a full board).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame {
+    pub turns: Vec<Turn>,
+    pub opening: usize,
+    pub winner: Option<Color>,
+}
+
+impl PlayedGame {
+    /// The game's line in a games file (`games`), or `None` for a draw.
+    pub fn line(&self) -> Option<String> {
+        let result = match self.winner? {
+            Color::Black => "1",
+            Color::White => "0",
+        };
+        let mut words: Vec<String> = self.turns.iter().map(|t| t.to_protocol(false)).collect();
+        words.insert(self.opening.min(words.len()), "/".to_string());
+        Some(format!("{result} {}", words.join(" ")))
+    }
+}
+
+/// The seeded generator of game `index`: games do not depend on each other.
+fn game_rng(seed: u64, index: u64) -> Rng {
+    let mut mix = Rng::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    Rng::new(mix.next_u64())
+}
+
+/// Game `index`'s opening turns and each colour's node limit.
+fn setup(config: &SelfPlayConfig, index: u64) -> (Vec<Turn>, [u64; 2]) {
+    let mut rng = game_rng(config.seed, index);
+    let quarter = (config.nodes / 4).max(1);
+    let draw = |rng: &mut Rng| 3 * quarter + rng.below(2 * quarter as usize + 1) as u64;
+    let nodes = [draw(&mut rng), draw(&mut rng)];
+    let random = GenConfig {
+        seed: config.seed,
+        spread: config.spread,
+        ..GenConfig::default()
+    };
+    let opening = if index.is_multiple_of(2) && !config.openings.is_empty() {
+        let mut turns = config.openings[(index / 2) as usize % config.openings.len()].clone();
+        let mut board = Board::new();
+        for turn in &turns {
+            board
+                .play_turn(turn)
+                .expect("openings are checked against the rules when loaded");
+        }
+        for _ in 0..RANDOM_TURNS {
+            if board.is_over() {
+                break;
+            }
+            let mut pairs = Pairs::new();
+            generate(&mut board, &mut pairs, config.spread.max(1));
+            let turn = pairs[rng.below(pairs.len())].1;
+            board.play_turn(&turn).expect("generated pairs are legal");
+            turns.push(turn);
+        }
+        turns
+    } else {
+        random_opening(&random, index, 2 + RANDOM_TURNS)
+    };
+    (opening, nodes)
+}
+
+/// Plays game `index` of the configuration to its end.
+pub fn play(config: &SelfPlayConfig, index: u64) -> PlayedGame {
+    let (opening, nodes) = setup(config, index);
+    let mut board = Board::new();
+    for turn in &opening {
+        board
+            .play_turn(turn)
+            .expect("openings are checked against the rules when loaded");
+    }
+    let opening_length = opening.len();
+    let mut turns = opening;
+    let mut searcher = Searcher::new(HASH_MB);
+    while !board.is_over() {
+        let limits = Limits {
+            nodes: Some(nodes[board.side_to_move().index()]),
+            ..Limits::depth(MAX_DEPTH)
+        };
+        let turn = searcher.search(&board, limits).best;
+        board
+            .play_turn(&turn)
+            .expect("the search plays legal turns");
+        turns.push(turn);
+    }
+    PlayedGame {
+        turns,
+        opening: opening_length,
+        winner: board.winner(),
+    }
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfPlaySummary {
+    pub games: usize,
+    pub black_wins: usize,
+    pub white_wins: usize,
+    pub draws: usize,
+    /// Decisive games left out because an earlier one was the same.
+    pub repeats: usize,
+    pub turns: usize,
+}
+
+/// Plays the configuration's games on its worker threads and writes each decisive one to
+/// `out` as a games-file line, in index order, after a header saying how they were made.
+/// `progress` is called after each game written.
+pub fn self_play(
+    config: &SelfPlayConfig,
+    out: &mut impl Write,
+    mut progress: impl FnMut(&SelfPlaySummary),
+) -> io::Result<SelfPlaySummary> {
+    writeln!(
+        out,
+        "# connect6 self-play games: {} games, seed {}, nodes {} (each side 3/4 to 5/4 of it), \
+         spread {}, {} openings from a file\n\
+         # result for black (1, 0), then the turns",
+        config.games,
+        config.seed,
+        config.nodes,
+        config.spread,
+        config.openings.len()
+    )?;
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel();
+    let mut summary = SelfPlaySummary::default();
+    std::thread::scope(|scope| -> io::Result<()> {
+        for _ in 0..config.threads.max(1) {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= config.games {
+                        break;
+                    }
+                    let game = play(config, index as u64);
+                    if sender.send((index, game)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting = BTreeMap::new();
+        let mut written = 0;
+        let mut lines = HashSet::new();
+        for (index, game) in receiver {
+            waiting.insert(index, game);
+            while let Some(game) = waiting.remove(&written) {
+                written += 1;
+                summary.games += 1;
+                summary.turns += game.turns.len();
+                match game.winner {
+                    Some(Color::Black) => summary.black_wins += 1,
+                    Some(Color::White) => summary.white_wins += 1,
+                    None => summary.draws += 1,
+                }
+                if let Some(line) = game.line() {
+                    if lines.insert(line.clone()) {
+                        writeln!(out, "{line}")?;
+                        out.flush()?;
+                    } else {
+                        summary.repeats += 1;
+                    }
+                }
+                progress(&summary);
+            }
+        }
+        Ok(())
+    })?;
+    out.flush()?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tuning::games::read_game_turns;
+
+    fn opening() -> Vec<Turn> {
+        ["JJ", "KIKK", "IIHH"]
+            .iter()
+            .map(|t| Turn::parse(t).unwrap())
+            .collect()
+    }
+
+    /// Debug builds check every incremental update: tiny searches keep the test quick.
+    fn config(games: usize, threads: usize) -> SelfPlayConfig {
+        SelfPlayConfig {
+            games,
+            seed: 5,
+            nodes: 120,
+            spread: 6,
+            openings: vec![opening()],
+            threads,
+        }
+    }
+
+    #[test]
+    fn games_are_the_same_whatever_the_threads_and_read_back_as_a_games_file() {
+        let mut one = Vec::new();
+        let summary = self_play(&config(4, 1), &mut one, |_| {}).unwrap();
+        let mut two = Vec::new();
+        let mut calls = 0;
+        self_play(&config(4, 2), &mut two, |_| calls += 1).unwrap();
+        assert_eq!(one, two, "games are a function of their index alone");
+        assert_eq!(calls, 4);
+        assert_eq!(summary.games, 4);
+        assert_eq!(summary.black_wins + summary.white_wins + summary.draws, 4);
+
+        let text = String::from_utf8(one).unwrap();
+        let games = read_game_turns(&text).unwrap();
+        assert_eq!(games.len(), 4 - summary.draws - summary.repeats);
+        for (i, game) in games.iter().enumerate() {
+            let mut board = Board::new();
+            for t in &game.turns {
+                board.play_turn(t).unwrap();
+            }
+            assert!(board.is_over());
+            let black_won = board.winner() == Some(Color::Black);
+            assert_eq!(game.black_result, if black_won { 1.0 } else { 0.0 });
+            // The opening, random turns included, is marked as such.
+            if i % 2 == 0 {
+                assert_eq!(game.turns[..3], opening()[..]);
+                assert_eq!(game.opening, 3 + RANDOM_TURNS);
+            } else {
+                assert_ne!(game.turns[..3], opening()[..]);
+                assert_eq!(game.opening, 2 + RANDOM_TURNS);
+            }
+            assert_eq!(game.first_sampled(), game.opening);
+        }
+    }
+
+    #[test]
+    fn each_side_searches_within_a_quarter_of_the_node_limit() {
+        let config = SelfPlayConfig {
+            nodes: 400,
+            ..config(1, 1)
+        };
+        let mut seen = HashSet::new();
+        for index in 0..40 {
+            let (_, nodes) = setup(&config, index);
+            assert!(nodes.iter().all(|&n| (300..=500).contains(&n)), "{nodes:?}");
+            seen.extend(nodes);
+        }
+        assert!(seen.len() > 20, "the limits vary: {seen:?}");
+    }
+}
