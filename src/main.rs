@@ -6,7 +6,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use connect6::arena::seconds;
-use connect6::engine::ranking::Ranking;
+use connect6::engine::models::ModelArgs;
 use connect6::protocol::baselines::{GreedyPlayer, RandomPlayer};
 use connect6::protocol::player::{DEFAULT_MAX_DEPTH, Engine};
 use connect6::protocol::session::{Player, Session, serve};
@@ -89,12 +89,8 @@ struct EngineArgs {
     #[arg(long, value_name = "N", default_value_t = default_threads(),
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
     threads: usize,
-    /// The evaluation: `learned` adds a fitted value for each line code of each stone.
-    #[arg(long, value_enum, value_name = "KIND", default_value = "hand")]
-    eval: connect6::engine::eval::Evaluation,
-    /// The cell ranking that picks the stones searched.
-    #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
-    ranking: Ranking,
+    #[command(flatten)]
+    models: ModelArgs,
 }
 
 /// The cores this process may use (it follows `taskset`).
@@ -121,8 +117,10 @@ fn engine_name(v: &str) -> Result<String, String> {
 
 fn play(options: &EngineArgs, born: Instant) -> ExitCode {
     connect6::rules::warm_up();
-    connect6::engine::ranking::choose(options.ranking);
-    connect6::engine::eval::choose(options.eval);
+    if let Err(e) = options.models.apply() {
+        eprintln!("connect6: {e}");
+        return ExitCode::from(2);
+    }
     match options.player {
         PlayerKind::Engine => {
             let engine = Engine::new(

@@ -8,7 +8,7 @@ use crate::rules::board::{Board, Color, LineValues, THREAT_STONES};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::WINDOW;
 use crate::rules::patterns::{KEYS, PATTERN_COUNT};
-use once_cell::sync::Lazy;
+use once_cell::sync::OnceCell;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Scores beyond this are wins or losses found by search, not evaluations.
@@ -25,9 +25,23 @@ pub enum Evaluation {
 }
 
 static CHOSEN: AtomicU8 = AtomicU8::new(Evaluation::Hand as u8);
-static LEARNED: Lazy<Box<LineValues>> = Lazy::new(|| {
-    decode(include_bytes!("eval.bin")).expect("the embedded evaluation file is checked by a test")
-});
+/// The learned values: the embedded file's, unless `install_learned` came first.
+static LEARNED: OnceCell<Box<LineValues>> = OnceCell::new();
+
+fn learned() -> &'static LineValues {
+    LEARNED.get_or_init(|| {
+        decode(include_bytes!("eval.bin"))
+            .expect("the embedded evaluation file is checked by a test")
+    })
+}
+
+/// Makes `values` the learned evaluation's in place of the embedded ones; refused once the
+/// learned evaluation has been read.
+pub fn install_learned(values: Box<LineValues>) -> Result<(), String> {
+    LEARNED
+        .set(values)
+        .map_err(|_| "the learned evaluation is already in use".to_string())
+}
 
 /// Makes `evaluation` the one searches use from now on; called once at start-up.
 pub fn choose(evaluation: Evaluation) {
@@ -48,7 +62,7 @@ pub fn chosen() -> Evaluation {
 pub fn line_values(evaluation: Evaluation) -> Option<&'static LineValues> {
     match evaluation {
         Evaluation::Hand => None,
-        Evaluation::Learned => Some(&LEARNED),
+        Evaluation::Learned => Some(learned()),
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod models;
 pub mod pairs;
 pub mod ranking;
 pub mod search;

@@ -12,7 +12,8 @@
 //!   turns of match games (a softmax over the candidate cells) and embedded in the binary
 //!   from `ranking.bin`.
 //!
-//! The ranking is chosen once at start-up (`--ranking`), before any search.
+//! The ranking is chosen once at start-up (`--ranking`, or `--ranking-file` for a learned
+//! ranking other than the embedded one: `engine::models`), before any search.
 
 use crate::engine::tunables::{
     ATTACK, DEFENCE, TO_MOVE_WINDOW, WAITING_WINDOW, WINDOW_ORDER_PERCENT,
@@ -21,7 +22,7 @@ use crate::rules::board::{Board, Color};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::{REACH, WINDOW};
 use crate::rules::patterns::{KEYS, PATTERN_COUNT, POW3, open_windows_by_stones, pattern};
-use once_cell::sync::Lazy;
+use once_cell::sync::{Lazy, OnceCell};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Which cell ranking move generation uses.
@@ -85,9 +86,23 @@ pub fn hand(window_percent: i32) -> KeyWorth {
 }
 
 static HAND: Lazy<KeyWorth> = Lazy::new(|| hand(WINDOW_ORDER_PERCENT));
-static LEARNED: Lazy<KeyWorth> = Lazy::new(|| {
-    decode(include_bytes!("ranking.bin")).expect("the embedded ranking file is checked by a test")
-});
+/// The learned tables: the embedded file's, unless `install_learned` came first.
+static LEARNED: OnceCell<KeyWorth> = OnceCell::new();
+
+fn learned() -> &'static KeyWorth {
+    LEARNED.get_or_init(|| {
+        decode(include_bytes!("ranking.bin"))
+            .expect("the embedded ranking file is checked by a test")
+    })
+}
+
+/// Makes `tables` the learned ranking in place of the embedded one; refused once the
+/// learned ranking has been read.
+pub fn install_learned(tables: KeyWorth) -> Result<(), String> {
+    LEARNED
+        .set(tables)
+        .map_err(|_| "the learned ranking is already in use".to_string())
+}
 static CHOSEN: AtomicU8 = AtomicU8::new(Ranking::Learned as u8);
 
 /// Makes `ranking` the one move generation uses from now on; called once at start-up.
@@ -100,7 +115,7 @@ pub fn choose(ranking: Ranking) {
 #[inline]
 pub fn chosen() -> &'static KeyWorth {
     if CHOSEN.load(Ordering::Relaxed) == Ranking::Learned as u8 {
-        &LEARNED
+        learned()
     } else {
         &HAND
     }
@@ -110,7 +125,7 @@ pub fn chosen() -> &'static KeyWorth {
 pub fn tables(ranking: Ranking) -> &'static KeyWorth {
     match ranking {
         Ranking::Hand => &HAND,
-        Ranking::Learned => &LEARNED,
+        Ranking::Learned => learned(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `connect6 bench`: fixed positions searched to a fixed depth. Prints nodes, speed and a
 //! signature of the node counts, so a change's effect on search and speed shows at once.
 
-use crate::engine::ranking::Ranking;
+use crate::engine::models::ModelArgs;
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::solver::Verdict;
 use crate::rules::board::{Board, Color};
@@ -238,12 +238,8 @@ pub struct BenchArgs {
     /// Node caps for `--solver-suite`, comma-separated.
     #[arg(long, value_name = "N,..", value_delimiter = ',', default_values_t = [2_000u64, 8_000, 30_000, 400_000])]
     pub suite_nodes: Vec<u64>,
-    /// The evaluation: `learned` adds a fitted value for each line code of each stone.
-    #[arg(long, value_enum, value_name = "KIND", default_value = "hand")]
-    pub eval: crate::engine::eval::Evaluation,
-    /// The cell ranking move generation uses.
-    #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
-    pub ranking: Ranking,
+    #[command(flatten)]
+    pub models: ModelArgs,
 }
 
 /// Reads and parses the suite file at `path`, if one is given; errors name the file.
@@ -267,11 +263,12 @@ pub fn main(args: BenchArgs) -> ExitCode {
         solver_suite,
         defence_suite,
         suite_nodes,
-        ranking,
-        eval,
+        models,
     } = args;
-    crate::engine::ranking::choose(ranking);
-    crate::engine::eval::choose(eval);
+    if let Err(e) = models.apply() {
+        eprintln!("connect6 bench: {e}");
+        return ExitCode::from(2);
+    }
     let threads = threads as usize;
     // A bad suite file is reported before any measuring.
     let (suite, defence_positions) = match (

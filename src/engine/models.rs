@@ -1,0 +1,64 @@
+//! Which evaluation and cell ranking a process plays with: the command-line options the
+//! engine and `bench` share, applied once at start-up before any search.
+//!
+//! The learned tables are embedded in the binary; `--ranking-file` and `--eval-file` put a
+//! file in their place (as `tune policy` and `tune eval` write them), so that a team can
+//! measure its own fit without building the engine again.
+
+use crate::engine::eval::{self, Evaluation};
+use crate::engine::ranking::{self, Ranking};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+pub struct ModelArgs {
+    /// The evaluation: `learned` adds a fitted value for each line code of each stone.
+    #[arg(long, value_enum, value_name = "KIND", default_value = "hand")]
+    pub eval: Evaluation,
+    /// The cell ranking that picks the stones searched.
+    #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
+    pub ranking: Ranking,
+    /// Read the learned evaluation from FILE (`tune eval`) in place of the embedded one;
+    /// implies `--eval learned`.
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<PathBuf>,
+    /// Read the learned ranking from FILE (`tune policy`) in place of the embedded one;
+    /// implies `--ranking learned`.
+    #[arg(long, value_name = "FILE")]
+    pub ranking_file: Option<PathBuf>,
+}
+
+impl ModelArgs {
+    /// Reads the files, if any, then makes the choice; nothing is chosen when a file is
+    /// refused. Call once, before the first search.
+    pub fn apply(&self) -> Result<(), String> {
+        let read = |path: &Path| {
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+        };
+        let at = |path: &Path, e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        let ranking_table = match &self.ranking_file {
+            Some(path) => Some(ranking::decode(&read(path)?).map_err(|e| at(path, &e))?),
+            None => None,
+        };
+        let eval_values = match &self.eval_file {
+            Some(path) => Some(eval::decode(&read(path)?).map_err(|e| at(path, &e))?),
+            None => None,
+        };
+        let ranking_kind = match ranking_table {
+            Some(table) => {
+                ranking::install_learned(table)?;
+                Ranking::Learned
+            }
+            None => self.ranking,
+        };
+        let eval_kind = match eval_values {
+            Some(values) => {
+                eval::install_learned(values)?;
+                Evaluation::Learned
+            }
+            None => self.eval,
+        };
+        ranking::choose(ranking_kind);
+        eval::choose(eval_kind);
+        Ok(())
+    }
+}
