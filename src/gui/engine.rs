@@ -150,7 +150,8 @@ fn message(line: &str) -> &str {
 }
 
 /// What our engine's log says about one move: the info line (`KIJL score -50 depth 3 nodes
-/// ...`), the best turn of each completed iteration, and what the threat solver saw. Other
+/// ...`), the best turn and principal variation of each completed iteration, and what the
+/// threat solver saw. Other
 /// engines' lines are shown raw.
 pub fn search_view(lines: &[String]) -> Value {
     let mut summary = Value::Null;
@@ -163,8 +164,15 @@ pub fn search_view(lines: &[String]) -> Value {
             [best, "score", score, "depth", depth, "nodes", nodes, ..] => {
                 summary = json!({ "best": best, "score": score, "depth": depth, "nodes": nodes });
             }
-            ["depth", depth, "score", score, "best", best, ..] => {
-                iterations.push(json!({ "depth": depth, "score": score, "best": best }));
+            ["depth", depth, "score", score, "best", best, rest @ ..] => {
+                // The line the search expects, after `pv` (from the table, best turn first).
+                let pv: Vec<&str> = rest
+                    .iter()
+                    .skip_while(|w| **w != "pv")
+                    .skip(1)
+                    .copied()
+                    .collect();
+                iterations.push(json!({ "depth": depth, "score": score, "best": best, "pv": pv }));
             }
             _ if text.contains("threat sequence") || text.contains("threat-sequence") => {
                 threats.push(text.to_string());
@@ -191,7 +199,7 @@ mod tests {
     fn reads_the_search_out_of_the_log() {
         let lines: Vec<String> = [
             "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] depth 1 score 12 best JIJK nodes 40 time 1ms",
-            "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] depth 2 score -3 best KIKK nodes 90 time 2ms",
+            "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] depth 2 score -3 best KIKK nodes 90 time 2ms pv KIKK LLMM",
             "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] HHII loses to a threat sequence",
             "[2026-12-04T08:00:00Z INFO  connect6::protocol::player] KIKK score -3 depth 2 nodes 90 in 2ms (1 nodes/s); threat solver 5 nodes in 1ms",
             "some other engine's chatter",
@@ -202,6 +210,12 @@ mod tests {
         assert_eq!(view["summary"]["best"], "KIKK");
         assert_eq!(view["summary"]["depth"], "2");
         assert_eq!(view["iterations"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            view["iterations"][0]["pv"],
+            json!([]),
+            "an older engine's line"
+        );
+        assert_eq!(view["iterations"][1]["pv"], json!(["KIKK", "LLMM"]));
         assert_eq!(view["threats"][0], "HHII loses to a threat sequence");
         assert_eq!(view["log"].as_array().map(Vec::len), Some(5));
     }

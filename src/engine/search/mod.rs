@@ -9,6 +9,7 @@ use crate::rules::board::{Board, Color, windows_in};
 use crate::rules::coord::{CELLS, Turn};
 use crate::rules::geometry::GEOMETRY;
 use crate::rules::stones::PlaceTurn;
+use arrayvec::ArrayVec;
 pub mod control;
 mod smp;
 pub mod time;
@@ -200,6 +201,27 @@ impl Searcher {
     pub fn expected_turn(&self, position: &Board) -> Option<Turn> {
         let turn = self.tt.probe(position.hash())?.turn?;
         position.check_turn(&turn).ok().map(|()| turn)
+    }
+
+    /// The line the search expects from `board` on: `best`, then the table's best turn in
+    /// each position after it, while that turn is legal and the game goes on, `depth` turns
+    /// at most. For the log; the board is left as it was.
+    fn principal_variation(&self, board: &mut Board, best: Turn, depth: u8) -> ArrayVec<Turn, 32> {
+        let mut line = ArrayVec::<Turn, 32>::new();
+        let mut next = Some(best);
+        while let Some(turn) = next
+            && line.len() < (depth as usize).min(line.capacity())
+            && !board.is_over()
+            && board.check_turn(&turn).is_ok()
+        {
+            board.place_turn(&turn, board.side_to_move());
+            line.push(turn);
+            next = self.tt.probe(board.hash()).and_then(|hit| hit.turn);
+        }
+        for turn in line.iter().rev() {
+            board.remove_turn(turn);
+        }
+        line
     }
 
     /// Searches `position` on the opponent's time: the threat phases keep to their shares of
@@ -450,14 +472,19 @@ impl Searcher {
                     score: report.score,
                 });
             }
-            log::debug!(
-                "{}depth {depth} score {} best {} nodes {} time {:?}",
-                if self.helper { "helper " } else { "" },
-                report.score,
-                report.best,
-                self.nodes,
-                self.start.elapsed()
-            );
+            if log::log_enabled!(log::Level::Debug) {
+                log::debug!(
+                    "{}depth {depth} score {} best {} nodes {} time {:?} pv{}",
+                    if self.helper { "helper " } else { "" },
+                    report.score,
+                    report.best,
+                    self.nodes,
+                    self.start.elapsed(),
+                    self.principal_variation(board, report.best, depth)
+                        .iter()
+                        .fold(String::new(), |line, t| format!("{line} {t}"))
+                );
+            }
             if report.score.abs() > WIN_BOUND || self.elapsed_past_soft(stable, falling) {
                 break;
             }
@@ -837,5 +864,29 @@ mod tests {
         let c = Searcher::new(4).search(&b, limits);
         assert_eq!((a.best, a.score, a.nodes), (c.best, c.score, c.nodes));
         assert!(b.check_turn(&a.best).is_ok());
+    }
+
+    #[test]
+    fn the_principal_variation_starts_with_the_best_turn_and_replays() {
+        let b = play_all(&["JJ", "KKKJ", "IIHH"]);
+        let mut searcher = Searcher::new(4);
+        let report = searcher.search(&b, Limits::depth(3));
+        let mut board = b.clone();
+        let line = searcher.principal_variation(&mut board, report.best, 3);
+        assert_eq!(board.hash(), b.hash(), "the board is left as it was");
+        assert_eq!(line.first(), Some(&report.best));
+        assert!(line.len() >= 2 && line.len() <= 3, "{line:?}");
+        for turn in &line {
+            board
+                .play_turn(turn)
+                .expect("each turn legal in its position");
+        }
+        // A turn that is not legal ends the line at once.
+        let taken = Turn::parse("JJKL").unwrap();
+        assert!(
+            searcher
+                .principal_variation(&mut b.clone(), taken, 3)
+                .is_empty()
+        );
     }
 }

@@ -107,6 +107,8 @@ function searchText(search) {
   if (s) lines.push(`best ${s.best}  score ${s.score}  depth ${s.depth}  nodes ${s.nodes}`);
   if (search.iterations && search.iterations.length) {
     lines.push("by depth: " + search.iterations.map((i) => `${i.depth}:${i.best} (${i.score})`).join("  "));
+    const last = search.iterations[search.iterations.length - 1];
+    if (last.pv && last.pv.length) lines.push(`expected line (depth ${last.depth}): ${last.pv.join(" ")}`);
   }
   for (const t of search.threats || []) lines.push("threat: " + t);
   if (search.log && search.log.length) lines.push("log:", ...search.log);
