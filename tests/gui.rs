@@ -197,6 +197,33 @@ fn without_times(summary: &str) -> Vec<&str> {
 }
 
 #[test]
+fn a_watch_match_stops_on_request_after_the_game_in_play() {
+    let a = format!("{BIN} --player random --seed 5 --name RandA");
+    let b = format!("{BIN} --player greedy --name Greedy");
+    let server = Server::start();
+    server.ok(
+        "/watch/start",
+        json!({ "engine_a": a, "engine_b": b, "move_time": "2", "games": "200" }),
+    );
+    server.ok("/watch/stop", json!({}));
+    let watch =
+        server.wait_for(WAIT, "the match's end", |s| s["watch"]["running"] == false)["watch"]
+            .clone();
+    let played = watch["results"].as_array().map_or(0, Vec::len);
+    assert!((1..200).contains(&played), "{played} games: {watch}");
+    assert_eq!(watch["planned"], 200);
+    let summary = watch["summary"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{watch}"));
+    assert!(
+        summary.starts_with(&format!("{played} game(s)")),
+        "{summary}"
+    );
+    let (status, answer) = server.post("/watch/stop", json!({}));
+    assert_eq!(status, 409, "nothing left to stop: {answer}");
+}
+
+#[test]
 fn a_watch_match_sums_up_as_match_does() {
     let dir = std::env::temp_dir().join(format!("connect6-gui-watch-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -379,6 +406,7 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
             400,
             "--games",
         ),
+        ("POST", "/watch/stop", "{}", 409, "no match"),
         (
             "POST",
             "/review/goto",

@@ -58,6 +58,10 @@ pub trait Observer: Sync {
     fn turn(&self, _game: usize, _color: Color, _turn: &Turn, _elapsed: Option<Duration>) {}
     /// A game is over and adjudicated.
     fn finished(&self, _result: &GameResult) {}
+    /// Asked after each game: once true, no new game starts and the games in play finish.
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// The observer that follows nothing.

@@ -372,6 +372,14 @@ pub fn run_observed(config: &MatchArgs, observer: &dyn Observer) -> Result<Summa
                     eprintln!("{note}");
                 }
             }
+            if !stopped && observer.stop_requested() {
+                stopped = true;
+                job_tx = None;
+                eprintln!(
+                    "stopped on request after {} game(s); games in progress finish",
+                    entries.len()
+                );
+            }
             if !stopped {
                 deal(&mut job_tx);
             }

@@ -260,6 +260,12 @@ fn respond(hub: &Arc<Hub>, request: &Request) -> Response {
             })
         }
         ("POST", "/watch/start") => with(request, |r| watch_start(hub, r)),
+        ("POST", "/watch/stop") => with(request, |_: Empty| {
+            match hub.apply(|m| m.watch.request_stop()) {
+                Ok(()) => ok(),
+                Err(e) => Response::error(409, e),
+            }
+        }),
         ("POST", "/review/open") => with(request, |r: ReviewOpen| {
             review_result(hub.apply(|m| m.review.open(&PathBuf::from(r.path.trim()))))
         }),
@@ -296,6 +302,7 @@ const ROUTES: &[&str] = &[
     "/play/undo",
     "/play/resign",
     "/watch/start",
+    "/watch/stop",
     "/review/open",
     "/review/goto",
     "/review/select",

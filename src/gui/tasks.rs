@@ -57,6 +57,10 @@ impl Observer for Follower {
     fn finished(&self, result: &GameResult) {
         self.hub.update(|m| m.watch.on_finished(self.run, result));
     }
+
+    fn stop_requested(&self) -> bool {
+        self.hub.read(|m| m.watch.stop_requested(self.run))
+    }
 }
 
 /// Starts a match on a thread of its own; refused while another is being played.

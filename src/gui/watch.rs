@@ -31,6 +31,8 @@ pub struct Watch {
     /// Bumped by every match, so an observer of an older one changes nothing.
     run: u64,
     running: bool,
+    /// Asked to stop: no new game starts, the games in play finish.
+    stopping: bool,
     names: [String; 2],
     commands: [String; 2],
     planned: usize,
@@ -49,6 +51,7 @@ pub struct Watch {
 #[derive(Debug)]
 pub enum WatchError {
     Running,
+    NotRunning,
     Options(String),
 }
 
@@ -56,6 +59,7 @@ impl std::fmt::Display for WatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WatchError::Running => f.write_str("a match is being played: wait for its end"),
+            WatchError::NotRunning => f.write_str("no match is being played"),
             WatchError::Options(e) => write!(f, "match options: {e}"),
         }
     }
@@ -183,6 +187,20 @@ impl Watch {
         Ok(self.run)
     }
 
+    /// Asks the match being played to stop after the games in play.
+    pub fn request_stop(&mut self) -> Result<(), WatchError> {
+        if !self.running {
+            return Err(WatchError::NotRunning);
+        }
+        self.stopping = true;
+        Ok(())
+    }
+
+    /// Whether match `run` was asked to stop.
+    pub fn stop_requested(&self, run: u64) -> bool {
+        self.run == run && self.stopping
+    }
+
     pub fn view(&self) -> Value {
         let live = self.live.as_ref().map(|l| {
             let names = (&self.names[l.black], &self.names[1 - l.black]);
@@ -195,6 +213,7 @@ impl Watch {
         });
         json!({
             "running": self.running,
+            "stopping": self.stopping,
             "names": self.names,
             "commands": self.commands,
             "planned": self.planned,

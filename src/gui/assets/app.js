@@ -163,7 +163,7 @@ function renderWatch() {
   const w = state.watch;
   drawBoard(w.live ? w.live.game : null);
   const lines = [];
-  if (w.running) lines.push(`Playing: ${w.names[0]} (A) vs ${w.names[1]} (B), ${w.results.length}/${w.planned} games done`);
+  if (w.running) lines.push(`Playing: ${w.names[0]} (A) vs ${w.names[1]} (B), ${w.results.length}/${w.planned} games done` + (w.stopping ? "; stopping: no new game starts" : ""));
   else if (w.summary) lines.push(`Match over: ${w.results.length} games`);
   else if (w.error) lines.push("Match stopped: " + w.error);
   else lines.push("No match yet.");
@@ -185,6 +185,7 @@ function renderWatch() {
     list.appendChild(li);
   }
   $("watch-summary").textContent = w.summary || "";
+  $("watch-stop").disabled = !w.running || w.stopping;
 }
 
 function renderReview() {
@@ -245,6 +246,7 @@ function wire() {
     e.preventDefault();
     post("/watch/start", formObject(e.target));
   });
+  $("watch-stop").addEventListener("click", () => post("/watch/stop"));
   $("review-form").addEventListener("submit", (e) => {
     e.preventDefault();
     post("/review/open", formObject(e.target));
