@@ -69,10 +69,18 @@ fn a_whole_game_against_the_random_player() {
         "/play/new",
         json!({ "engine": engine, "human": "black", "move_time": "2" }),
     );
+    let clock = server.state()["play"]["human_turn_began"].as_f64();
+    assert!(clock.is_some(), "the person's clock runs from the start");
+    std::thread::sleep(std::time::Duration::from_millis(50));
     server.ok("/play/move", json!({ "cells": "JJ" }));
     let play = settled(&server);
     assert_eq!(play["ours"], true, "undo goes through the protocol");
     assert_eq!(play["game"]["turns"].as_array().map(Vec::len), Some(2));
+    // The person's turn has its time, and their clock runs again from the engine's reply.
+    let mine = play["game"]["turns"][0]["time"].as_f64().unwrap_or(0.0);
+    assert!(mine >= 0.05, "{play}");
+    assert_eq!(play["human_total"].as_f64(), Some(mine));
+    assert!(play["human_turn_began"].as_f64() >= clock, "{play}");
     // An occupied cell is refused with the rules' reason, and nothing moves.
     let before = server.state()["play"].clone();
     let (status, answer) = server.post("/play/move", json!({ "cells": "JJAA" }));

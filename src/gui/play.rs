@@ -15,7 +15,7 @@ use crate::rules::stones::PlaceTurn;
 use serde_json::{Value, json};
 use std::fmt;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Called when the page should look again (an engine log line arrived).
 pub type Wake = Arc<dyn Fn() + Send + Sync>;
@@ -134,6 +134,11 @@ pub struct Reply {
     result: Result<(Turn, Duration), Fault>,
 }
 
+/// The moment the person's turn begins.
+fn now() -> (Instant, SystemTime) {
+    (Instant::now(), SystemTime::now())
+}
+
 #[derive(Default)]
 pub struct Play {
     config: Option<PlayConfig>,
@@ -148,8 +153,12 @@ pub struct Play {
     generation: u64,
     board: Board,
     turns: Vec<Played>,
-    /// The engine's reply time for each of its turns.
+    /// Each turn's thinking time: the engine's reply time, or the person's time from the
+    /// board being theirs to the turn (`None` for a turn taken back and replayed).
     times: Vec<Option<Duration>>,
+    /// When the board became the person's to play, while it is: for the turn's time, and
+    /// for the page's clock.
+    human_since: Option<(Instant, SystemTime)>,
     ending: Option<Ending>,
     /// The engine is this program: undo is the protocol's.
     ours: bool,
@@ -184,6 +193,7 @@ impl Play {
         self.turns.clear();
         self.times.clear();
         self.ending = None;
+        self.human_since = (engine == Color::White).then(now);
         match sent {
             Err(fault) => {
                 self.ending = Some(Ending::Fault(fault));
@@ -248,7 +258,8 @@ impl Play {
             .map_err(|e| PlayError::Illegal(e.to_string()))?;
         let _ = self.board.play_turn(&turn);
         self.turns.push(Played { color: human, turn });
-        self.times.push(None);
+        self.times
+            .push(self.human_since.take().map(|(t, _)| t.elapsed()));
         self.settle();
         if self.ending.is_some() {
             return Ok(None);
@@ -282,6 +293,9 @@ impl Play {
                     self.turns.push(Played { color, turn });
                     self.times.push(Some(elapsed));
                     self.settle();
+                    if self.ending.is_none() {
+                        self.human_since = Some(now());
+                    }
                 }
                 Err(e) => self.ending = Some(Ending::Fault(illegal(color, &turn, e))),
             },
@@ -331,6 +345,7 @@ impl Play {
         }
         self.turns.truncate(keep);
         self.times.truncate(keep);
+        self.human_since = Some(now());
         self.board = Board::new();
         for p in &self.turns {
             self.board.place_turn(&p.turn, p.color);
@@ -346,6 +361,7 @@ impl Play {
             return Err(PlayError::Over);
         }
         self.ending = Some(Ending::Resigned(config.human));
+        self.human_since = None;
         self.generation += 1;
         self.thinking = false;
         if let Some(link) = &mut self.link {
@@ -381,7 +397,19 @@ impl Play {
             .iter()
             .map(|t| t.map(|d| d.as_secs_f64()))
             .collect();
-        let engine_total: f64 = times.iter().flatten().sum();
+        // Each side's thinking on the turns played; the page adds the turn in progress.
+        let total = |color: Color| -> f64 {
+            self.turns
+                .iter()
+                .zip(&times)
+                .filter(|(p, _)| p.color == color)
+                .filter_map(|(_, t)| *t)
+                .sum()
+        };
+        let human_turn_began = self.human_since.map(|(_, wall)| {
+            wall.duration_since(UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+        });
         json!({
             "active": true,
             "command": config.command,
@@ -394,7 +422,9 @@ impl Play {
             "ending": self.ending.as_ref().map(Ending::text),
             "fault": self.ending.as_ref().is_some_and(|e| matches!(e, Ending::Fault(_))),
             "game": game_view(&names.0, &names.1, &self.turns, &times, winner),
-            "engine_total": engine_total,
+            "engine_total": total(config.human.other()),
+            "human_total": total(config.human),
+            "human_turn_began": human_turn_began,
             "search": search_view(&lines),
         })
     }

@@ -35,9 +35,8 @@ pub struct AnalyseArgs {
     /// Transposition table size of the search, in MB.
     #[arg(long, value_name = "MB", default_value_t = 32)]
     pub hash: usize,
-    /// The cell ranking the engine's move generation uses.
-    #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
-    pub ranking: crate::engine::ranking::Ranking,
+    #[command(flatten)]
+    pub models: crate::engine::models::ModelArgs,
     /// Record files, or folders whose `*.txt` files are records.
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<PathBuf>,
@@ -376,7 +375,10 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    crate::engine::ranking::choose(args.ranking);
+    if let Err(e) = args.models.apply() {
+        eprintln!("connect6 analyse: {e}");
+        return ExitCode::from(2);
+    }
     let files = match record_files(&args.records) {
         Ok(f) => f,
         Err(e) => {

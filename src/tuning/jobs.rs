@@ -31,7 +31,8 @@
 //!
 //! `policy` fits the learned cell ranking (`engine::ranking`) to the quiet turns of games
 //! files and writes it as a ranking file; the engine's is fitted with
-//! `connect6 tune policy tests/data/fit-games.txt --out src/engine/ranking.bin`.
+//! `connect6 tune policy tests/data/fit-games.txt tests/data/selfplay-games.txt --out
+//! src/engine/ranking.bin`.
 //! `policy-hits` tells how often the pair generator puts the turn a game's winner played
 //! among its first K pairs, with the hand ranking and the learned one. `eval` fits the
 //! learned evaluation's line values (`tuning::values`) and writes them as an evaluation file;

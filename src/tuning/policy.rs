@@ -338,11 +338,12 @@ mod tests {
         assert!((again.pass(&test, Movers::All, 0.0).0 - kept).abs() < 1e-9);
     }
 
-    /// The engine's `ranking.bin` is what `tune policy` makes of the match games with its
-    /// defaults (the command in docs/tuning.md).
+    /// The engine's `ranking.bin` is what `tune policy` makes of the match games and the
+    /// self-play games with its defaults (the command in docs/tuning.md).
     #[test]
-    fn the_engines_ranking_is_the_fit_of_the_match_games() {
-        let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
+    fn the_engines_ranking_is_the_fit_of_the_match_and_self_play_games() {
+        let mut games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
+        games.extend(read_game_turns(include_str!("../../tests/data/selfplay-games.txt")).unwrap());
         let (model, report) = fit(
             &games,
             Movers::All,

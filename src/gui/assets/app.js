@@ -154,10 +154,28 @@ function renderPlay() {
   else if (play.thinking) status = `The engine (${play.to_move}) is thinking...`;
   else status = `Your turn (${play.human}): click ${play.game.turns.length === 0 ? "one stone" : "two stones"}, then confirm.`;
   $("play-status").textContent = status;
+  // The person's clock runs on the page between updates, from the server's reading.
+  playClock = play.human_turn_began == null ? null : { began: play.human_turn_began, total: play.human_total };
+  showPlayClock(play);
   $("play-search").textContent =
     `engine time ${play.engine_total.toFixed(3)} s, cap ${play.move_time} s a move\n` + searchText(play.search);
   turnItems($("play-turns"), play.game);
 }
+
+let playClock = null;
+
+function showPlayClock(play) {
+  let text = `your time ${play.human_total.toFixed(1)} s`;
+  if (playClock) {
+    const run = Math.max(0, Date.now() - playClock.began) / 1000;
+    text = `your time ${(playClock.total + run).toFixed(1)} s, this turn ${run.toFixed(1)} s`;
+  }
+  $("play-clock").textContent = text;
+}
+
+setInterval(() => {
+  if (playClock && mode === "play" && state && state.play && state.play.active) showPlayClock(state.play);
+}, 200);
 
 function renderWatch() {
   const w = state.watch;
