@@ -111,11 +111,7 @@ pub fn random_opening(config: &GenConfig, index: u64, length: usize) -> Vec<Turn
         let turn = match turns.len() {
             0 => Turn::one(first),
             1 => random_pair(&mut rng, first, 2),
-            _ => {
-                let mut pairs = Pairs::new();
-                generate(&mut board, &mut pairs, config.spread.max(1));
-                pairs[rng.below(pairs.len())].1
-            }
+            _ => generated_pair(&mut board, &mut rng, config.spread),
         };
         board
             .play_turn(&turn)
@@ -125,14 +121,20 @@ pub fn random_opening(config: &GenConfig, index: u64, length: usize) -> Vec<Turn
     turns
 }
 
+/// A pair drawn uniformly from the move generator's best `spread` in `board`.
+pub fn generated_pair(board: &mut Board, rng: &mut Rng, spread: usize) -> Turn {
+    let mut pairs = Pairs::new();
+    generate(board, &mut pairs, spread.max(1));
+    pairs[rng.below(pairs.len())].1
+}
+
 /// Plays game `index` of the configuration to its end.
 pub fn play_game(config: &GenConfig, index: u64) -> SelfPlayGame {
-    let turns = random_opening(config, index, opening_turns(index));
+    let mut turns = random_opening(config, index, opening_turns(index));
     let mut board = Board::new();
     for turn in &turns {
         board.play_turn(turn).expect("random openings are legal");
     }
-    let mut turns = turns;
     let mut searcher = Searcher::new(config.hash_mb);
     let mut limits = Limits {
         nodes: Some(config.nodes),

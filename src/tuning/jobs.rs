@@ -7,6 +7,7 @@
 //! connect6 tune games N --out DATA [--seed S] [--nodes N] [--spread K] [--move-ms MS]
 //! connect6 tune fit DATA [--holdout M] [--lambda L] [--k K]
 //! connect6 tune selfplay N --out GAMES [--nodes N] [--openings FILE] [--seed S] [--threads T]
+//!     [--ranking-file FILE] [--eval-file FILE]
 //! connect6 tune openings N --out FILE [--seed S] [--radius R] [--balance-depth D]
 //! connect6 tune replies K --from FILE --out FILE [--balance-depth D]
 //! connect6 tune defence-suite PATH.. --out FILE [--nodes N]
@@ -204,6 +205,9 @@ pub struct SelfPlayArgs {
     /// Games played at once [default: the machine's cores].
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,
+    /// The ranking and evaluation both sides play with.
+    #[command(flatten)]
+    pub models: crate::engine::models::ModelArgs,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -376,6 +380,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
 
 /// Plays the self-play games and writes them as a games file.
 fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
+    a.models.apply()?;
     let openings = crate::arena::openings::load(&a.openings).map_err(|e| e.to_string())?;
     let threads = a.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),

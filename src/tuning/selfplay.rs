@@ -15,8 +15,7 @@
 //! leaves a usable file. Draws (a full board) are left out, as `tune records` leaves them,
 //! and so is a game that repeats one already written.
 
-use super::datagen::{GenConfig, random_opening};
-use crate::engine::pairs::{Pairs, generate};
+use super::datagen::{GenConfig, generated_pair, random_opening};
 use crate::engine::search::{Limits, Searcher};
 use crate::rng::Rng;
 use crate::rules::board::{Board, Color};
@@ -98,9 +97,7 @@ fn setup(config: &SelfPlayConfig, index: u64) -> (Vec<Turn>, [u64; 2]) {
             if board.is_over() {
                 break;
             }
-            let mut pairs = Pairs::new();
-            generate(&mut board, &mut pairs, config.spread.max(1));
-            let turn = pairs[rng.below(pairs.len())].1;
+            let turn = generated_pair(&mut board, &mut rng, config.spread);
             board.play_turn(&turn).expect("generated pairs are legal");
             turns.push(turn);
         }
