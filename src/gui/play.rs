@@ -406,7 +406,8 @@ impl Play {
                 .filter_map(|(_, t)| *t)
                 .sum()
         };
-        let human_turn_began = self.human_since.map(|(_, wall)| {
+        let running = self.human_since.filter(|_| self.ending.is_none());
+        let human_turn_began = running.map(|(_, wall)| {
             wall.duration_since(UNIX_EPOCH)
                 .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
         });
