@@ -13,6 +13,11 @@
 //! 1 JJ GLHM FKHL KKLL
 //! ```
 //!
+//! A turn may carry the score the searching side gave the position before it, from its own
+//! view, in the evaluation's points (beyond the search's win bound, a proven win or loss):
+//! `IMGN:-35`. `tune selfplay` writes them for the engine's turns; the evaluation's fit
+//! can blend them into its labels (`tune eval --blend`).
+//!
 //! A `/` among the turns marks the end of an opening that was not the engines' choice (the
 //! random turns `tune selfplay` opens with); without one, the first three turns (the match
 //! openings' length) are taken as the opening. Every position from the one after the
@@ -85,6 +90,8 @@ pub struct GameTurns {
     pub turns: Vec<Turn>,
     /// Turns before the file's `/` marker (0 without one).
     pub opening: usize,
+    /// Per turn, the score the file gives the position before it, for its mover.
+    pub scores: Vec<Option<i32>>,
 }
 
 impl GameTurns {
@@ -112,6 +119,7 @@ pub fn read_game_turns(text: &str) -> Result<Vec<GameTurns>, String> {
         };
         let mut board = Board::new();
         let mut turns = Vec::new();
+        let mut scores = Vec::new();
         let mut opening = None;
         for word in words {
             if word == "/" {
@@ -120,16 +128,27 @@ pub fn read_game_turns(text: &str) -> Result<Vec<GameTurns>, String> {
                 }
                 continue;
             }
-            let turn = Turn::parse(word).map_err(|e| fail(format!("{word}: {e}")))?;
+            let (turn_text, score) = match word.split_once(':') {
+                Some((turn, score)) => {
+                    let score = score.parse::<i32>().map_err(|_| {
+                        fail(format!("{word}: the score {score:?} is not a whole number"))
+                    })?;
+                    (turn, Some(score))
+                }
+                None => (word, None),
+            };
+            let turn = Turn::parse(turn_text).map_err(|e| fail(format!("{word}: {e}")))?;
             board
                 .play_turn(&turn)
                 .map_err(|e| fail(format!("{word}: {e}")))?;
             turns.push(turn);
+            scores.push(score);
         }
         games.push(GameTurns {
             black_result,
             turns,
             opening: opening.unwrap_or(0),
+            scores,
         });
     }
     Ok(games)
@@ -249,5 +268,24 @@ mod tests {
             read_game_turns("1 JJ / GLHM / FKHL").is_err(),
             "two markers"
         );
+    }
+
+    #[test]
+    fn a_turn_may_carry_its_score() {
+        let games = read_game_turns("1 JJ GLHM FKHL / KKLL:-35 MMNN:999001 AAAB\n").unwrap();
+        assert_eq!(
+            games[0].scores,
+            [None, None, None, Some(-35), Some(999_001), None]
+        );
+        let plain = read_game_turns("1 JJ GLHM FKHL / KKLL MMNN AAAB\n").unwrap();
+        assert_eq!(
+            games[0].turns, plain[0].turns,
+            "a score is not part of the turn"
+        );
+        assert_eq!(plain[0].scores, [None; 6]);
+        for bad in ["1 JJ GLHM:x", "1 JJ GLHM:", "1 JJ GLHM:1.5", "1 JJ:3:4"] {
+            let error = read_game_turns(bad).unwrap_err();
+            assert!(error.starts_with("line 1: "), "{bad}: {error}");
+        }
     }
 }

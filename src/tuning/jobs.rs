@@ -324,6 +324,10 @@ pub struct EvalArgs {
     /// Hold out every M-th game, to measure the fit on and keep its best pass (0: none).
     #[arg(long, value_name = "M", default_value_t = values::HOLDOUT_EVERY)]
     pub holdout: usize,
+    /// The game result's weight in the label of a position whose search score the games
+    /// file gives (`tune selfplay` writes them); the rest is the score's (1: results only).
+    #[arg(long, value_name = "B", default_value_t = 1.0, value_parser = unit_interval)]
+    pub blend: f64,
 }
 
 fn number(v: &str) -> Result<f64, String> {
@@ -339,6 +343,16 @@ fn non_negative(v: &str) -> Result<f64, String> {
             Ok(x)
         } else {
             Err("expected 0 or more".into())
+        }
+    })
+}
+
+fn unit_interval(v: &str) -> Result<f64, String> {
+    number(v).and_then(|x| {
+        if (0.0..=1.0).contains(&x) {
+            Ok(x)
+        } else {
+            Err("expected a number from 0 to 1".into())
         }
     })
 }
@@ -378,14 +392,19 @@ pub fn run(args: TuneArgs) -> ExitCode {
     }
 }
 
+/// `--threads`, or every core.
+fn threads_or_all(threads: Option<u64>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    )
+}
+
 /// Plays the self-play games and writes them as a games file.
 fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
     a.models.apply()?;
     let openings = crate::arena::openings::load(&a.openings).map_err(|e| e.to_string())?;
-    let threads = a.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let threads = threads_or_all(a.threads);
     let config = SelfPlayConfig {
         games: a.games,
         seed: a.seed,
@@ -721,8 +740,15 @@ fn policy_hits(a: &PolicyHitsArgs) -> Result<(), String> {
 fn fit_values(a: &EvalArgs) -> Result<(), String> {
     let began = Instant::now();
     let games = read_games_files(&a.games)?;
-    let positions = values::Positions::of(&games);
+    let mut positions = values::Positions::of(&games);
     eprintln!("{} games, {} positions", games.len(), positions.len());
+    if a.blend < 1.0 {
+        let blended = positions.blend_scores(a.blend, super::fit::ENGINE_TABLE_K);
+        eprintln!(
+            "{blended} positions labelled with their search score at weight {}",
+            1.0 - a.blend
+        );
+    }
     let (model, report) = values::fit(
         &positions,
         super::fit::ENGINE_TABLE_K,
@@ -797,6 +823,14 @@ mod tests {
         };
         assert_eq!(r.records.len(), 2);
         assert_eq!(parse("fit d.txt --holdout 0").unwrap().name(), "fit");
+        let Job::Eval(e) = parse("eval g --out e.bin").unwrap() else {
+            panic!("eval")
+        };
+        assert_eq!(e.blend, 1.0, "results alone unless asked");
+        let Job::Eval(e) = parse("eval g h --out e.bin --blend 0.25").unwrap() else {
+            panic!("eval")
+        };
+        assert_eq!((e.games.len(), e.blend), (2, 0.25));
     }
 
     #[test]
@@ -819,6 +853,8 @@ mod tests {
             "replies 6 --from a --out b --balance-depth 61",
             "records --out g",
             "fit d --bogus",
+            "eval g --out e --blend 1.5",
+            "eval g --out e --blend -0.1",
         ] {
             let e = parse(bad)
                 .err()

@@ -16,6 +16,7 @@
 //! and so is a game that repeats one already written.
 
 use super::datagen::{GenConfig, generated_pair, random_opening};
+use crate::engine::eval::WIN_BOUND;
 use crate::engine::search::{Limits, Searcher};
 use crate::rng::Rng;
 use crate::rules::board::{Board, Color};
@@ -52,6 +53,9 @@ pub struct SelfPlayConfig {
 pub struct PlayedGame {
     pub turns: Vec<Turn>,
     pub opening: usize,
+    /// The search's score of each of the engine's turns (after the opening), for its mover;
+    /// `None` where nothing was searched (a forced turn).
+    pub scores: Vec<Option<i32>>,
     pub winner: Option<Color>,
 }
 
@@ -63,6 +67,14 @@ impl PlayedGame {
             Color::White => "0",
         };
         let mut words: Vec<String> = self.turns.iter().map(|t| t.to_protocol(false)).collect();
+        for (word, score) in words[self.opening.min(self.turns.len())..]
+            .iter_mut()
+            .zip(&self.scores)
+        {
+            if let Some(score) = score {
+                *word = format!("{word}:{score}");
+            }
+        }
         words.insert(self.opening.min(words.len()), "/".to_string());
         Some(format!("{result} {}", words.join(" ")))
     }
@@ -119,21 +131,25 @@ pub fn play(config: &SelfPlayConfig, index: u64) -> PlayedGame {
     }
     let opening_length = opening.len();
     let mut turns = opening;
+    let mut scores = Vec::new();
     let mut searcher = Searcher::new(HASH_MB);
     while !board.is_over() {
         let limits = Limits {
             nodes: Some(nodes[board.side_to_move().index()]),
             ..Limits::depth(MAX_DEPTH)
         };
-        let turn = searcher.search(&board, limits).best;
+        let report = searcher.search(&board, limits);
         board
-            .play_turn(&turn)
+            .play_turn(&report.best)
             .expect("the search plays legal turns");
-        turns.push(turn);
+        turns.push(report.best);
+        let searched = report.depth > 0 || report.score.abs() > WIN_BOUND;
+        scores.push(searched.then_some(report.score));
     }
     PlayedGame {
         turns,
         opening: opening_length,
+        scores,
         winner: board.winner(),
     }
 }
@@ -162,7 +178,8 @@ pub fn self_play(
         out,
         "# connect6 self-play games: {} games, seed {}, nodes {} (each side 3/4 to 5/4 of it), \
          spread {}, {} openings from a file\n\
-         # result for black (1, 0), then the turns",
+         # result for black (1, 0), then the turns; '/' ends the opening, and each later \
+         turn carries the search's score for its mover (TURN:SCORE)",
         config.games,
         config.seed,
         config.nodes,
@@ -192,7 +209,8 @@ pub fn self_play(
         drop(sender);
         let mut waiting = BTreeMap::new();
         let mut written = 0;
-        let mut lines = HashSet::new();
+        // Games already written, by their turns alone (a repeat's scores may differ).
+        let mut seen = HashSet::new();
         for (index, game) in receiver {
             waiting.insert(index, game);
             while let Some(game) = waiting.remove(&written) {
@@ -205,7 +223,7 @@ pub fn self_play(
                     None => summary.draws += 1,
                 }
                 if let Some(line) = game.line() {
-                    if lines.insert(line.clone()) {
+                    if seen.insert(game.turns.clone()) {
                         writeln!(out, "{line}")?;
                         out.flush()?;
                     } else {
@@ -277,6 +295,9 @@ mod tests {
                 assert_eq!(game.opening, 2 + RANDOM_TURNS);
             }
             assert_eq!(game.first_sampled(), game.opening);
+            // The engine's turns carry their scores, and none of the opening's does.
+            assert!(game.scores[..game.opening].iter().all(Option::is_none));
+            assert!(game.scores[game.opening..].iter().any(Option::is_some));
         }
     }
 

@@ -14,7 +14,7 @@
 
 use super::games::GameTurns;
 use super::is_quiet;
-use crate::engine::eval::{encode, evaluate};
+use crate::engine::eval::{WIN_BOUND, encode, evaluate};
 use crate::engine::ranking::mirrored;
 use crate::rules::board::{Board, Color, LineValues};
 use crate::rules::patterns::KEYS;
@@ -39,6 +39,11 @@ pub struct Positions {
 struct Row {
     game: usize,
     result: f64,
+    /// What the fit aims at: the result, or a blend of it and a search's verdict
+    /// (`Positions::blend_scores`).
+    target: f64,
+    /// The search's score of the position in the games file, for the mover.
+    score: Option<i32>,
     hand: f64,
     start: usize,
     /// How many of the row's keys are the mover's; the rest, to `next.start`, the waiting
@@ -62,40 +67,38 @@ impl Positions {
             keys: Vec::new(),
         };
         for (game, g) in games.iter().enumerate() {
-            let mut board = Board::new();
-            for (k, turn) in g.turns.iter().enumerate() {
-                if k >= g.first_sampled() && is_quiet(&board) {
-                    let me = board.side_to_move();
-                    let result = match me {
-                        Color::Black => g.black_result,
-                        Color::White => 1.0 - g.black_result,
-                    };
-                    let start = out.keys.len();
-                    for side in [me, me.other()] {
-                        for c in crate::rules::coord::Cell::all() {
-                            if board.get(c) == Some(side) {
-                                for d in 0..4 {
-                                    let key = board.line_keys(c, d)[side.index()];
-                                    out.keys.push(canonical[key as usize]);
-                                }
+            for_each_sample(g, |board, score| {
+                let me = board.side_to_move();
+                let result = match me {
+                    Color::Black => g.black_result,
+                    Color::White => 1.0 - g.black_result,
+                };
+                let start = out.keys.len();
+                for side in [me, me.other()] {
+                    for c in crate::rules::coord::Cell::all() {
+                        if board.get(c) == Some(side) {
+                            for d in 0..4 {
+                                let key = board.line_keys(c, d)[side.index()];
+                                out.keys.push(canonical[key as usize]);
                             }
                         }
-                        if side == me {
-                            out.rows.push(Row {
-                                game,
-                                result,
-                                hand: evaluate(&board, me) as f64,
-                                start,
-                                mover_keys: out.keys.len() - start,
-                                end: 0,
-                            });
-                        }
                     }
-                    let row = out.rows.last_mut().expect("pushed above");
-                    row.end = out.keys.len();
+                    if side == me {
+                        out.rows.push(Row {
+                            game,
+                            result,
+                            target: result,
+                            score,
+                            hand: evaluate(board, me) as f64,
+                            start,
+                            mover_keys: out.keys.len() - start,
+                            end: 0,
+                        });
+                    }
                 }
-                board.place_turn(turn, board.side_to_move());
-            }
+                let row = out.rows.last_mut().expect("pushed above");
+                row.end = out.keys.len();
+            });
         }
         out
     }
@@ -104,8 +107,54 @@ impl Positions {
         self.rows.len()
     }
 
+    /// Aims the fit at a blend of each position's result and the search's score the games
+    /// file gives it (`tune selfplay` writes them): `blend` times the result plus the rest
+    /// times the mover's chance that the score says (through the logistic at scale `k`; a
+    /// proven win or loss is 1 or 0). A game's result says little of any one of its
+    /// positions, and a search's score nothing of what it could not see; the blend is less
+    /// noisy than either. Positions without a score keep their result. Returns how many
+    /// positions have one.
+    pub fn blend_scores(&mut self, blend: f64, k: f64) -> usize {
+        let mut blended = 0;
+        for row in &mut self.rows {
+            row.target = match row.score {
+                Some(score) => {
+                    blended += 1;
+                    blend * row.result + (1.0 - blend) * win_probability(score, k)
+                }
+                None => row.result,
+            };
+        }
+        blended
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
+    }
+}
+
+/// Calls `f` with each position of `g` that the fit samples: the quiet ones after the
+/// opening, as `games::read_games` samples them.
+/// With the board goes the score the file gives it, if any.
+fn for_each_sample(g: &GameTurns, mut f: impl FnMut(&Board, Option<i32>)) {
+    let mut board = Board::new();
+    for (k, turn) in g.turns.iter().enumerate() {
+        if k >= g.first_sampled() && is_quiet(&board) {
+            f(&board, g.scores.get(k).copied().flatten());
+        }
+        board.place_turn(turn, board.side_to_move());
+    }
+}
+
+/// A search score as the mover's chance: a proven win or loss is certain, anything else
+/// goes through the logistic at scale `k`.
+fn win_probability(score: i32, k: f64) -> f64 {
+    if score > WIN_BOUND {
+        1.0
+    } else if score < -WIN_BOUND {
+        0.0
+    } else {
+        1.0 / (1.0 + (-k * score as f64).exp())
     }
 }
 
@@ -150,10 +199,10 @@ impl Model {
             let z = self.logit(p, row);
             let q = 1.0 / (1.0 + (-z).exp());
             let q = q.clamp(1e-12, 1.0 - 1e-12);
-            loss -= row.result * q.ln() + (1.0 - row.result) * (1.0 - q).ln();
+            loss -= row.target * q.ln() + (1.0 - row.target) * (1.0 - q).ln();
             count += 1;
             if rate > 0.0 {
-                let g = q - row.result;
+                let g = q - row.target;
                 let keys = &p.keys[row.start..row.end];
                 for (i, &k) in keys.iter().enumerate() {
                     let (index, sign) = if i < row.mover_keys {
@@ -283,6 +332,33 @@ mod tests {
         assert_eq!(row.result, 0.0);
         // White to move holds two stones, black three: eight lines and twelve.
         assert_eq!((row.mover_keys, row.end - row.start), (8, 20));
+    }
+
+    /// A position's label moves from its result toward its score's chance by the blend;
+    /// positions without a score keep their result, and a proven win counts as certain.
+    #[test]
+    fn scores_blend_into_the_labels() {
+        let text = "1 JJ AAAB KJLJ ACAD:999001 MJNJ\n0 JJ KKLL MMNN OOPP:400 QQRR\n\
+                    1 JJ KKLL MMNN OOPP:0 QQRR\n";
+        let games = read_game_turns(text).unwrap();
+        let mut p = Positions::of(&games);
+        let scored: Vec<Option<i32>> = p.rows.iter().map(|r| r.score).collect();
+        // The positions before the last turns have no score.
+        assert_eq!(scored, [Some(999_001), Some(400), None, Some(0), None]);
+        assert_eq!(p.blend_scores(1.0, 0.01), 3);
+        assert!(p.rows.iter().all(|r| r.target == r.result));
+        p.blend_scores(0.25, 0.01);
+        let targets: Vec<f64> = p.rows.iter().map(|r| r.target).collect();
+        // White is to move in the scored ones: it lost game 1 (in spite of a proven win,
+        // per the score), won game 2 and lost game 3.
+        let chance = 1.0 / (1.0 + (-4.0f64).exp());
+        let expected = [0.75, 0.25 + 0.75 * chance, 0.0, 0.75 * 0.5, 1.0];
+        for (t, e) in targets.iter().zip(expected) {
+            assert!((t - e).abs() < 1e-12, "{targets:?} against {expected:?}");
+        }
+        let mut unscored = Positions::of(&read_game_turns("1 JJ KKLL MMNN OOPP").unwrap());
+        assert_eq!(unscored.blend_scores(0.0, 0.01), 0);
+        assert!(unscored.rows.iter().all(|r| r.target == r.result));
     }
 
     /// On part of the match games the fitted values lower the held-out loss below the hand
