@@ -392,19 +392,14 @@ pub fn run(args: TuneArgs) -> ExitCode {
     }
 }
 
-/// `--threads`, or every core.
-fn threads_or_all(threads: Option<u64>) -> usize {
-    threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    )
-}
-
 /// Plays the self-play games and writes them as a games file.
 fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
     a.models.apply()?;
     let openings = crate::arena::openings::load(&a.openings).map_err(|e| e.to_string())?;
-    let threads = threads_or_all(a.threads);
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
     let config = SelfPlayConfig {
         games: a.games,
         seed: a.seed,

@@ -110,9 +110,9 @@ impl Positions {
     /// Aims the fit at a blend of each position's result and the search's score the games
     /// file gives it (`tune selfplay` writes them): `blend` times the result plus the rest
     /// times the mover's chance that the score says (through the logistic at scale `k`; a
-    /// proven win or loss is 1 or 0). A game's result says little of any one of its
-    /// positions, and a search's score nothing of what it could not see; the blend is less
-    /// noisy than either. Positions without a score keep their result. Returns how many
+    /// proven win or loss is 1 or 0). A game's result labels all its positions
+    /// alike, and a search's score knows nothing of what it could not see; the blend takes
+    /// something of each. Positions without a score keep their result. Returns how many
     /// positions have one.
     pub fn blend_scores(&mut self, blend: f64, k: f64) -> usize {
         let mut blended = 0;
