@@ -154,7 +154,7 @@ pub struct Play {
     board: Board,
     turns: Vec<Played>,
     /// Each turn's thinking time: the engine's reply time, or the person's time from the
-    /// board being theirs to the turn (`None` for a turn taken back and replayed).
+    /// board being theirs to the turn (`None` if no clock was running for it).
     times: Vec<Option<Duration>>,
     /// When the board became the person's to play, while it is: for the turn's time, and
     /// for the page's clock.
