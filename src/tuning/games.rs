@@ -99,6 +99,14 @@ impl GameTurns {
     pub fn first_sampled(&self) -> usize {
         self.opening.max(FIRST_SAMPLED_TURN)
     }
+
+    /// The game's result for `color`: 1 a win, 0 a loss, 0.5 a draw.
+    pub fn result_for(&self, color: Color) -> f64 {
+        match color {
+            Color::Black => self.black_result,
+            Color::White => 1.0 - self.black_result,
+        }
+    }
 }
 
 /// The games of a games file, each replayed under the rules; an error names the line.
@@ -164,10 +172,7 @@ pub fn read_games(text: &str) -> Result<(Vec<Sample>, usize), String> {
         for (k, turn) in turns.turns.iter().enumerate() {
             if k >= turns.first_sampled() {
                 if is_quiet(&board) {
-                    let result = match board.side_to_move() {
-                        Color::Black => turns.black_result,
-                        Color::White => 1.0 - turns.black_result,
-                    };
+                    let result = turns.result_for(board.side_to_move());
                     samples.push(Sample::new(game, result, &board));
                 } else {
                     skipped += 1;

@@ -16,7 +16,7 @@ use super::games::GameTurns;
 use super::is_quiet;
 use crate::engine::eval::{WIN_BOUND, encode, evaluate};
 use crate::engine::ranking::mirrored;
-use crate::rules::board::{Board, Color, LineValues};
+use crate::rules::board::{Board, LineValues};
 use crate::rules::patterns::KEYS;
 use crate::rules::stones::PlaceTurn;
 
@@ -69,10 +69,7 @@ impl Positions {
         for (game, g) in games.iter().enumerate() {
             for_each_sample(g, |board, score| {
                 let me = board.side_to_move();
-                let result = match me {
-                    Color::Black => g.black_result,
-                    Color::White => 1.0 - g.black_result,
-                };
+                let result = g.result_for(me);
                 let start = out.keys.len();
                 for side in [me, me.other()] {
                     for c in crate::rules::coord::Cell::all() {
@@ -290,6 +287,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::board::Color;
     use crate::tuning::fit::ENGINE_TABLE_K;
     use crate::tuning::games::read_game_turns;
 
