@@ -8,13 +8,16 @@
 //! - the turn played in the game, when a long solve showed it loses: does the check of a
 //!   chosen turn (`defence::loses_to_threats`) see that it loses?
 //!
-//! And on the positions where the game's turn lost, the whole engine is asked for its turn
-//! under a move time, and a long solve judges that turn: the defence's end result.
+//! On the positions where the game's turn lost, every defence the opponent's proof zones
+//! leave open is tried (`defence::zone_defences`): whether any turn holds there at all, or
+//! the position was already lost and the mistake came earlier. And the whole engine is asked
+//! for its turn under a move time, and a long solve judges that turn: the defence's end
+//! result.
 
 use crate::engine::bench::suite::suite_lines;
 use crate::engine::pairs::{Pairs, generate};
 use crate::engine::search::{Limits, Searcher};
-use crate::engine::solver::defence::{guard, loses_to_threats};
+use crate::engine::solver::defence::{Defences, guard, loses_to_threats, zone_defences};
 use crate::engine::solver::{SolveLimits, Solver, Verdict};
 use crate::engine::tunables::{
     CHOSEN_TURN_THREAT_NODES, NULL_MOVE_THREAT_NODES, ROOT_PAIRS, ROOT_THREAT_DEPTH,
@@ -225,6 +228,22 @@ pub fn holding_turn(board: &Board) -> Option<Turn> {
         .find(|t| judge(board, t, JUDGE_NODES) == Played::Holds)
 }
 
+/// Solver nodes of each stone's or pair's solve when every defence is looked through.
+pub const ZONE_SOLVE_NODES: u64 = 20_000;
+
+/// A line's worth of what `zone_defences` found.
+fn describe(found: Defences) -> String {
+    match found {
+        Defences::NotThreatened => "no threat to answer".into(),
+        Defences::Holds(turn) if turn.second.is_none() => format!("{turn} holds with any partner"),
+        Defences::Holds(turn) => format!("{turn} holds"),
+        Defences::Lost { undecided: 0 } => "every turn loses".into(),
+        Defences::Lost { undecided } => {
+            format!("every decided turn loses (stones or pairs undecided: {undecided})")
+        }
+    }
+}
+
 /// One budget's results over a suite.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Hits {
@@ -294,6 +313,20 @@ pub fn report(positions: &[DefencePosition]) {
     println!(
         "defence suite: where the game's turn lost, {} of {} positions have a root turn that a long solve shows holding",
         defensible.len(),
+        lost.len()
+    );
+    let (mut holds, mut every_loses, mut undecided) = (0, 0, 0);
+    for p in &lost {
+        let found = zone_defences(p.board.as_stones(), JUDGE_NODES, ZONE_SOLVE_NODES);
+        println!("defence by zones {}: {}", p.name, describe(found));
+        match found {
+            Defences::Holds(_) | Defences::NotThreatened => holds += 1,
+            Defences::Lost { undecided: 0 } => every_loses += 1,
+            Defences::Lost { .. } => undecided += 1,
+        }
+    }
+    println!(
+        "defence by zones ({ZONE_SOLVE_NODES} nodes a solve): where the game's turn lost, a turn holds in {holds} of {}; every turn loses in {every_loses}; every decided turn loses, with some undecided, in {undecided}",
         lost.len()
     );
     for millis in [500, 1000] {

@@ -232,7 +232,8 @@ pub struct BenchArgs {
     pub solver_suite: Option<PathBuf>,
     /// Also ask the defence's questions on every position of FILE (as
     /// tests/data/defence-suite.txt): the null move and the played losing turn's check, under
-    /// the engine's budgets at 0.5 s and 1 s a move and under 0.1 s and 0.25 s.
+    /// the engine's budgets at 0.5 s and 1 s a move and under 0.1 s and 0.25 s; and, where
+    /// the played turn lost, whether any turn holds (every defence in the proof zones tried).
     #[arg(long, value_name = "FILE")]
     pub defence_suite: Option<PathBuf>,
     /// Node caps for `--solver-suite`, comma-separated.

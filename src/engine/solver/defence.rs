@@ -11,7 +11,7 @@
 //! allows is checked; those that lose are dropped (unless all of them do).
 
 use crate::engine::pairs::{Pairs, Situation, add_pairs_through, cell_score};
-use crate::engine::solver::zone::{CellSet, turn_reach};
+use crate::engine::solver::zone::{CellSet, counter_reach, turn_reach};
 use crate::engine::solver::{SolveLimits, Solver, Verdict};
 use crate::engine::tunables::{
     COUNTER_PARTNERS, NULL_MOVE_THREAT_NODES, SAFETY_THREAT_DEPTH, SAFETY_THREAT_NODES,
@@ -19,7 +19,7 @@ use crate::engine::tunables::{
 };
 use crate::rules::board::Board;
 use crate::rules::coord::{Cell, Turn};
-use crate::rules::stones::PlaceTurn;
+use crate::rules::stones::{PlaceTurn, Stones};
 use arrayvec::ArrayVec;
 use std::time::Instant;
 
@@ -174,4 +174,155 @@ fn refute(
         );
     }
     verified
+}
+
+/// What looking through every defence that a proof zone leaves open found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Defences {
+    /// The opponent has no threat sequence even with the move now: any turn holds.
+    NotThreatened,
+    /// This turn holds (no opponent threat sequence after it within the limits). A turn of
+    /// one stone means that stone alone holds, with any second one.
+    Holds(Turn),
+    /// Every turn loses, but for `undecided` stones or pairs whose solve ran out of nodes:
+    /// when that is zero, the position is lost to a threat sequence (within the limits).
+    Lost { undecided: u32 },
+}
+
+/// Every defence of the side to move against the opponent's threat sequence, found through
+/// proof zones rather than drawn from the move generator: what `guard` could at best find.
+///
+/// The opponent's win with the move (`threat_nodes`) has a zone; a turn with no stone in its
+/// reach (`turn_reach`) leaves that proof standing. Each first stone in the reach is placed
+/// and the win asked again (`nodes`): if none is left, that stone holds. Otherwise only a
+/// second stone in the new proof's zone, or where one stone could grow a threat of ours
+/// with our later answers in it, can spoil the new proof. A pair whose second stone was an
+/// earlier first stone was met there: that first stone's proof had the pair's other stone
+/// in its reach, or the pair loses. An extra stone of our own never helps the opponent, so
+/// a holding stone holds with any partner.
+pub fn zone_defences(board: &Stones, threat_nodes: u64, nodes: u64) -> Defences {
+    let me = board.side_to_move();
+    let opponent = me.other();
+    let mut solver = Solver::new(crate::engine::tunables::THREAT_CACHE_ENTRIES);
+    let ask = |solver: &mut Solver, b: &Stones, nodes: u64| {
+        if b.has_six(me) {
+            Verdict::NoWin
+        } else {
+            solver.solve_for(
+                b,
+                opponent,
+                SolveLimits::new(SAFETY_THREAT_DEPTH, nodes, None),
+            )
+        }
+    };
+    let mut b = board.clone();
+    let first_zone = match ask(&mut solver, &b, threat_nodes) {
+        Verdict::NoWin => return Defences::NotThreatened,
+        Verdict::Unknown => return Defences::Lost { undecided: 1 },
+        Verdict::Win(_) => solver.last_proof().zone,
+    };
+    let firsts: Vec<Cell> = turn_reach(&b, me, &first_zone)
+        .iter()
+        .filter(|&c| b.is_empty(c))
+        .collect();
+    let mut undecided = 0;
+    let mut tried = CellSet::new();
+    for a in firsts {
+        b.place(a, me);
+        let seconds = match ask(&mut solver, &b, nodes) {
+            Verdict::NoWin => return Defences::Holds(Turn::one(a)),
+            Verdict::Unknown => {
+                undecided += 1;
+                None
+            }
+            Verdict::Win(_) => {
+                let zone = solver.last_proof().zone;
+                let mut reach = counter_reach(&b, me, &zone, 1);
+                reach.union_with(&zone);
+                Some(reach)
+            }
+        };
+        for c in seconds.iter().flat_map(|reach| reach.iter()) {
+            if !b.is_empty(c) || tried.contains(c) {
+                continue;
+            }
+            b.place(c, me);
+            let verdict = ask(&mut solver, &b, nodes);
+            b.remove(c);
+            match verdict {
+                Verdict::NoWin => return Defences::Holds(Turn::two(a.min(c), a.max(c))),
+                Verdict::Unknown => undecided += 1,
+                Verdict::Win(_) => {}
+            }
+        }
+        b.remove(a);
+        tried.insert(a);
+    }
+    Defences::Lost { undecided }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::pairs::generate;
+    use crate::engine::tunables::{ROOT_PAIRS, THREAT_CACHE_ENTRIES};
+
+    /// Whether the opponent wins by a threat sequence after `turn`, by a fresh solver.
+    fn loses(board: &Board, turn: &Turn, nodes: u64) -> Option<bool> {
+        let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
+        loses_to_threats(&mut solver, &mut board.clone(), turn, nodes, None)
+    }
+
+    #[test]
+    fn a_quiet_board_needs_no_defence() {
+        let board = Board::from_turns("JJ KJKK").unwrap();
+        let found = zone_defences(board.as_stones(), 20_000, 2_000);
+        assert_eq!(found, Defences::NotThreatened);
+    }
+
+    #[test]
+    fn a_defence_found_through_the_zones_holds() {
+        // From the defence suite: white played OLIN here and lost to IEIN.
+        let board = Board::from_turns(
+            "JJ HIIL IKJK HKJM GJHJ KNIJ JILO JLHL KKLL LKII KLKM GLJN KIEL KHJO LHJQ MGKP \
+             JHMM JFNN LJMK IGNL MJNJ OIOJ LMMN NOML NMLQ OMLN",
+        )
+        .unwrap();
+        assert_eq!(
+            loses(&board, &Turn::parse("OLIN").unwrap(), 200_000),
+            Some(true)
+        );
+        let Defences::Holds(turn) = zone_defences(board.as_stones(), 200_000, 20_000) else {
+            panic!("a defence exists");
+        };
+        let turn = match turn.second {
+            Some(_) => turn,
+            None => {
+                let partner = Cell::all()
+                    .find(|&c| c != turn.first && board.is_empty(c))
+                    .unwrap();
+                Turn::two(turn.first.min(partner), turn.first.max(partner))
+            }
+        };
+        assert_eq!(loses(&board, &turn, 200_000), Some(false), "{turn}");
+    }
+
+    #[test]
+    fn when_every_defence_loses_so_does_every_root_turn() {
+        // From the defence suite: black's first turn of its own after a three-turn opening
+        // and white's reply; the game went on FJHM and lost to IIFL.
+        let board = Board::from_turns("JJ HJHL JKLH JLIM KIIK MGGK").unwrap();
+        let found = zone_defences(board.as_stones(), 200_000, 20_000);
+        assert_eq!(found, Defences::Lost { undecided: 0 });
+        let mut b = board.clone();
+        let mut root = Pairs::new();
+        let situation = generate(&mut b, &mut root, ROOT_PAIRS);
+        let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
+        // The guard widens the root with the opponent's proof zone, as in play.
+        let _ = guard(&mut solver, &mut b, &mut root, situation, None);
+        assert!(root.len() > 40);
+        for &(_, turn) in root.iter() {
+            assert_eq!(loses(&board, &turn, 200_000), Some(true), "{turn}");
+        }
+    }
 }
