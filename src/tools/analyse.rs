@@ -5,13 +5,17 @@
 //! solver. The first turn after which either of them shows NAME lost is the losing turn. At
 //! that turn the engine searches again and says what it would play now; the new choice
 //! "survives" when neither the search nor the solver shows it lost. The forcing line after
-//! the old turn is followed as far as the solver (or the search) still sees the win.
+//! the old turn is followed as far as the solver (or the search) still sees the win. And
+//! every defence the opponent's proof zones leave open is tried in the position before the
+//! losing turn (`defence::zone_defences`): where none holds, the game was lost earlier, and
+//! surviving there is out of reach.
 //!
 //! Only the search's and the solver's public entry points are used, so the analysis does not
 //! depend on how they work inside.
 
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::search::{Limits, Searcher};
+use crate::engine::solver::defence::{Defences, zone_defences};
 use crate::engine::solver::{SolveLimits, Solver, Verdict};
 use crate::record::RecordResult;
 use crate::record::files::record_files;
@@ -45,6 +49,8 @@ pub struct AnalyseArgs {
 /// Solver depth in attacker turns: a forcing line of up to 15 turns, both sides counted.
 const SOLVER_DEPTH: u8 = 8;
 const SOLVER_NODES: u64 = 500_000;
+/// Solver nodes for each stone or pair tried when every defence is looked through.
+const DEFENCE_NODES: u64 = 20_000;
 /// The forcing line is followed for at most this many turns: a solver proof's attacker turns,
 /// the defender's replies and the winning turn.
 const MAX_LINE: usize = 2 * SOLVER_DEPTH as usize + 1;
@@ -88,6 +94,8 @@ pub struct LosingTurn {
     pub now_depth: u8,
     /// How the position after the new choice looks.
     pub after_now: Judgement,
+    /// Every defence of the position before the turn, tried: whether any holds.
+    pub defences: Defences,
     /// The opponent's forced win after the old turn as far as it is seen, with the losing
     /// side's replies from its search; each opponent turn with what showed it winning.
     pub line: Vec<(Turn, Option<LossProof>)>,
@@ -219,6 +227,7 @@ impl Analyser {
             now_score: report.score,
             now_depth: report.depth,
             after_now,
+            defences: zone_defences(before.as_stones(), SOLVER_NODES, DEFENCE_NODES),
             line: self.forcing_line(after, judgement.lost),
         }
     }
@@ -322,6 +331,7 @@ pub fn report(file: &str, a: &GameAnalysis) -> String {
         proof_text(l.after_now.lost, a.color)
     )
     .unwrap();
+    writeln!(s, "  every defence there tried: {}", l.defences).unwrap();
     let line: Vec<String> = l
         .line
         .iter()
@@ -348,6 +358,10 @@ pub struct AnalysisTotals {
     pub lost: usize,
     pub losing_found: usize,
     pub survives: usize,
+    /// Losing turns where some turn holds (every defence tried), and where the position
+    /// before was proven lost.
+    pub defensible: usize,
+    pub lost_before: usize,
 }
 
 impl AnalysisTotals {
@@ -356,13 +370,15 @@ impl AnalysisTotals {
         if let Some(l) = &a.losing {
             self.losing_found += 1;
             self.survives += usize::from(l.survives());
+            self.defensible += usize::from(l.defences.holds());
+            self.lost_before += usize::from(l.defences == Defences::Lost { undecided: 0 });
         }
     }
 
     pub fn line(&self, name: &str, time: f64) -> String {
         format!(
-            "summary: {name} lost {} of {} games; a losing turn found in {}; with {time} s a position the engine now survives past it in {}",
-            self.lost, self.records, self.losing_found, self.survives
+            "summary: {name} lost {} of {} games; a losing turn found in {}; with {time} s a position the engine now survives past it in {}; some turn holds there in {}, every turn loses in {}",
+            self.lost, self.records, self.losing_found, self.survives, self.defensible, self.lost_before
         )
     }
 }
@@ -472,6 +488,9 @@ mod tests {
         let text = report("g.txt", &a);
         assert!(text.contains("lost after turn 6: it played IAKA"), "{text}");
         assert!(text.contains(": survives;"), "{text}");
+        // Every defence tried: white's block on JN is one that holds.
+        assert!(l.defences.holds(), "{}", l.defences);
+        assert!(text.contains("every defence there tried: "), "{text}");
         let mut summary = AnalysisTotals {
             records: 1,
             ..AnalysisTotals::default()
@@ -483,7 +502,9 @@ mod tests {
                 records: 1,
                 lost: 1,
                 losing_found: 1,
-                survives: 1
+                survives: 1,
+                defensible: 1,
+                lost_before: 0,
             }
         );
     }

@@ -231,19 +231,6 @@ pub fn holding_turn(board: &Board) -> Option<Turn> {
 /// Solver nodes of each stone's or pair's solve when every defence is looked through.
 pub const ZONE_SOLVE_NODES: u64 = 20_000;
 
-/// A line's worth of what `zone_defences` found.
-fn describe(found: Defences) -> String {
-    match found {
-        Defences::NotThreatened => "no threat to answer".into(),
-        Defences::Holds(turn) if turn.second.is_none() => format!("{turn} holds with any partner"),
-        Defences::Holds(turn) => format!("{turn} holds"),
-        Defences::Lost { undecided: 0 } => "every turn loses".into(),
-        Defences::Lost { undecided } => {
-            format!("every decided turn loses (stones or pairs undecided: {undecided})")
-        }
-    }
-}
-
 /// One budget's results over a suite.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Hits {
@@ -318,7 +305,7 @@ pub fn report(positions: &[DefencePosition]) {
     let (mut holds, mut every_loses, mut undecided) = (0, 0, 0);
     for p in &lost {
         let found = zone_defences(p.board.as_stones(), JUDGE_NODES, ZONE_SOLVE_NODES);
-        println!("defence by zones {}: {}", p.name, describe(found));
+        println!("defence by zones {}: {found}", p.name);
         match found {
             Defences::Holds(_) | Defences::NotThreatened => holds += 1,
             Defences::Lost { undecided: 0 } => every_loses += 1,

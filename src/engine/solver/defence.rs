@@ -189,6 +189,30 @@ pub enum Defences {
     Lost { undecided: u32 },
 }
 
+impl std::fmt::Display for Defences {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Defences::NotThreatened => f.write_str("no threat to answer"),
+            Defences::Holds(turn) if turn.second.is_none() => {
+                write!(f, "{turn} holds with any partner")
+            }
+            Defences::Holds(turn) => write!(f, "{turn} holds"),
+            Defences::Lost { undecided: 0 } => f.write_str("every turn loses"),
+            Defences::Lost { undecided } => write!(
+                f,
+                "every decided turn loses (stones or pairs undecided: {undecided})"
+            ),
+        }
+    }
+}
+
+impl Defences {
+    /// Some turn holds.
+    pub fn holds(self) -> bool {
+        matches!(self, Defences::NotThreatened | Defences::Holds(_))
+    }
+}
+
 /// Every defence of the side to move against the opponent's threat sequence, found through
 /// proof zones rather than drawn from the move generator: what `guard` could at best find.
 ///
