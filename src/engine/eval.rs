@@ -5,6 +5,7 @@
 
 use crate::engine::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 use crate::rules::board::{Board, Color, LineValues, THREAT_STONES};
+use crate::rules::cells::{CELL_CODES, CellValues};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::WINDOW;
 use crate::rules::patterns::{KEYS, PATTERN_COUNT};
@@ -22,11 +23,31 @@ pub enum Evaluation {
     Hand,
     /// The same plus a value per line code of each stone, fitted to match games.
     Learned,
+    /// Pattern and window weights plus a value per cell code of each empty cell, for each
+    /// colour: what a stone there would make along its four lines at once.
+    Cells,
 }
 
 static CHOSEN: AtomicU8 = AtomicU8::new(Evaluation::Hand as u8);
 /// The learned values: the embedded file's, unless `install_learned` came first.
 static LEARNED: OnceCell<Box<LineValues>> = OnceCell::new();
+/// The learned cell values: the embedded file's, unless `install_cells` came first.
+static CELLS: OnceCell<Box<CellValues>> = OnceCell::new();
+
+fn cells() -> &'static CellValues {
+    CELLS.get_or_init(|| {
+        decode_cells(include_bytes!("cells.bin"))
+            .expect("the embedded cell-value file is checked by a test")
+    })
+}
+
+/// Makes `values` the cell evaluation's in place of the embedded ones; refused once the
+/// cell evaluation has been read.
+pub fn install_cells(values: Box<CellValues>) -> Result<(), String> {
+    CELLS
+        .set(values)
+        .map_err(|_| "the cell evaluation is already in use".to_string())
+}
 
 fn learned() -> &'static LineValues {
     LEARNED.get_or_init(|| {
@@ -47,22 +68,31 @@ pub fn install_learned(values: Box<LineValues>) -> Result<(), String> {
 pub fn choose(evaluation: Evaluation) {
     CHOSEN.store(evaluation as u8, Ordering::Relaxed);
     let _ = line_values(evaluation);
+    let _ = cell_values(evaluation);
 }
 
 /// The chosen evaluation.
 pub fn chosen() -> Evaluation {
-    if CHOSEN.load(Ordering::Relaxed) == Evaluation::Learned as u8 {
-        Evaluation::Learned
-    } else {
-        Evaluation::Hand
-    }
+    let chosen = CHOSEN.load(Ordering::Relaxed);
+    [Evaluation::Learned, Evaluation::Cells]
+        .into_iter()
+        .find(|&e| e as u8 == chosen)
+        .unwrap_or(Evaluation::Hand)
 }
 
 /// The line values a search's board sums for `evaluation` (none for the hand one).
 pub fn line_values(evaluation: Evaluation) -> Option<&'static LineValues> {
     match evaluation {
-        Evaluation::Hand => None,
+        Evaluation::Hand | Evaluation::Cells => None,
         Evaluation::Learned => Some(learned()),
+    }
+}
+
+/// The cell values a search's board sums for `evaluation` (only the cell one has them).
+pub fn cell_values(evaluation: Evaluation) -> Option<&'static CellValues> {
+    match evaluation {
+        Evaluation::Cells => Some(cells()),
+        Evaluation::Hand | Evaluation::Learned => None,
     }
 }
 
@@ -75,9 +105,11 @@ pub fn evaluate(board: &Board, me: Color) -> i32 {
             board.as_stones().pure_windows(them),
         )
         + value_term(board.line_value_sums(me), board.line_value_sums(them))
+        + value_term(board.cell_value_sums(me), board.cell_value_sums(them))
 }
 
-/// The line values' part: the mover's summed as to move, less the waiting side's as waiting.
+/// The line or cell values' part: the mover's summed as to move, less the waiting side's as
+/// waiting.
 #[inline]
 fn value_term(mine: [i32; 2], theirs: [i32; 2]) -> i32 {
     mine[0] - theirs[1]
@@ -99,7 +131,8 @@ pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i
     let (m, w) = (mover.index(), waiting.index());
     let score = pattern_term(&after.counts[m], &after.counts[w])
         + windows
-        + value_term(after.value_sums[m], after.value_sums[w]);
+        + value_term(after.value_sums[m], after.value_sums[w])
+        + value_term(after.cell_sums[m], after.cell_sums[w]);
     #[cfg(debug_assertions)]
     if crate::rules::board::debug_sample() {
         let mut placed = board.clone();
@@ -205,23 +238,105 @@ pub fn decode(bytes: &[u8]) -> Result<Box<LineValues>, EvalFileError> {
     Ok(values)
 }
 
+/// The head of a cell-value file: a name and a version, then the number of codes with a
+/// value, then for each its code as a little-endian `u32` and its values to move and waiting
+/// as `i16`s. Codes without an entry are worth nothing, as most never occur.
+const CELLS_MAGIC: &[u8; 8] = b"C6CELL01";
+
+/// Why a cell-value file was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CellFileError {
+    NotACellFile,
+    Truncated,
+    CodeOutOfRange(u32),
+}
+
+impl std::fmt::Display for CellFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            CellFileError::NotACellFile => write!(f, "not a cell-value file (bad header)"),
+            CellFileError::Truncated => write!(f, "a cell-value file cut short or too long"),
+            CellFileError::CodeOutOfRange(code) => {
+                write!(f, "cell code {code} is beyond {}", CELL_CODES - 1)
+            }
+        }
+    }
+}
+
+/// The bytes of a cell-value file holding `values`.
+pub fn encode_cells(values: &CellValues) -> Vec<u8> {
+    let kept: Vec<(usize, &[i16; 2])> = values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v != [0, 0])
+        .collect();
+    let mut out = CELLS_MAGIC.to_vec();
+    out.extend_from_slice(&(kept.len() as u32).to_le_bytes());
+    for (code, v) in kept {
+        out.extend_from_slice(&(code as u32).to_le_bytes());
+        out.extend_from_slice(&v[0].to_le_bytes());
+        out.extend_from_slice(&v[1].to_le_bytes());
+    }
+    out
+}
+
+/// Whether `bytes` claim to be a cell-value file (the other kind is a line-value file).
+pub fn is_cell_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(CELLS_MAGIC)
+}
+
+/// Reads a cell-value file written by `encode_cells`.
+pub fn decode_cells(bytes: &[u8]) -> Result<Box<CellValues>, CellFileError> {
+    let body = bytes
+        .strip_prefix(CELLS_MAGIC.as_slice())
+        .ok_or(CellFileError::NotACellFile)?;
+    let (count, entries) = body.split_at_checked(4).ok_or(CellFileError::Truncated)?;
+    let count = u32::from_le_bytes(count.try_into().expect("four bytes")) as usize;
+    if entries.len() != count.checked_mul(8).ok_or(CellFileError::Truncated)? {
+        return Err(CellFileError::Truncated);
+    }
+    let mut values = crate::rules::cells::zero_cell_values();
+    for e in entries.chunks_exact(8) {
+        let code = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
+        let slot = values
+            .get_mut(code as usize)
+            .ok_or(CellFileError::CodeOutOfRange(code))?;
+        *slot = [
+            i16::from_le_bytes([e[4], e[5]]),
+            i16::from_le_bytes([e[6], e[7]]),
+        ];
+    }
+    Ok(values)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::coord::{Cell, parse_cell};
 
     /// The board's pattern counts and the evaluation of a turn read without placing it
-    /// agree with placing it, on random dense boards, with the hand evaluation and the
-    /// learned one (whose line-value sums the board keeps; debug builds also check them
-    /// against a recount as stones come and go).
+    /// agree with placing it, on random dense boards, with the hand evaluation, the learned
+    /// line values and random cell values (whose sums the board keeps; debug builds also
+    /// check them against a recount as stones come and go).
     #[test]
     fn counts_and_score_after_a_turn_match_the_placed_turn() {
         let mut rng = crate::rng::Rng::new(7);
+        // Cell values with no pattern to them: any code counted wrongly shows.
+        let noisy_cells: &'static CellValues = Box::leak({
+            let mut values = crate::rules::cells::zero_cell_values();
+            for v in values.iter_mut() {
+                *v = [rng.below(200) as i16 - 100, rng.below(200) as i16 - 100];
+            }
+            values
+        });
         let mut checked = 0;
         for round in 0..3000 {
             let mut b = Board::new();
-            let evaluation = [Evaluation::Hand, Evaluation::Learned][round % 2];
-            b.set_line_values(line_values(evaluation));
+            match round % 3 {
+                0 => {}
+                1 => b.set_line_values(line_values(Evaluation::Learned)),
+                _ => b.set_cell_values(Some(noisy_cells)),
+            }
             let (left, top) = (rng.below(12), rng.below(12));
             for i in 0..rng.below(40) {
                 let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
@@ -295,6 +410,37 @@ mod tests {
                 .iter()
                 .any(|v| v[0] != 0)
         );
+    }
+
+    #[test]
+    fn cell_value_files_round_trip_and_bad_ones_are_refused() {
+        let mut values = crate::rules::cells::zero_cell_values();
+        for (code, v) in values.iter_mut().enumerate().step_by(7) {
+            *v = [(code % 301) as i16 - 150, -((code % 11) as i16)];
+        }
+        let bytes = encode_cells(&values);
+        assert!(is_cell_file(&bytes) && !is_cell_file(&encode(&Box::new([[0; 2]; KEYS]))));
+        assert!(decode_cells(&bytes).unwrap() == values);
+        for cut in [bytes.len() - 1, CELLS_MAGIC.len() + 2] {
+            assert_eq!(
+                decode_cells(&bytes[..cut]).err(),
+                Some(CellFileError::Truncated)
+            );
+        }
+        assert_eq!(
+            decode_cells(b"C6EVAL01").err(),
+            Some(CellFileError::NotACellFile)
+        );
+        let mut beyond = CELLS_MAGIC.to_vec();
+        beyond.extend_from_slice(&1u32.to_le_bytes());
+        beyond.extend_from_slice(&(CELL_CODES as u32).to_le_bytes());
+        beyond.extend_from_slice(&[0; 4]);
+        assert_eq!(
+            decode_cells(&beyond).err(),
+            Some(CellFileError::CodeOutOfRange(CELL_CODES as u32))
+        );
+        // The embedded file reads, and gives some cell code a value.
+        assert!(cells().iter().any(|v| v[0] != 0));
     }
 
     /// A board that sums the learned values evaluates as the hand evaluation plus the values

@@ -18,13 +18,20 @@ pub struct ModelArgs {
     #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
     pub ranking: Ranking,
     /// Read the learned evaluation from FILE (`tune eval`) in place of the embedded one;
-    /// implies `--eval learned`.
+    /// implies `--eval learned`, or `--eval cells` for a file of cell values
+    /// (`tune eval --features cells`).
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
     /// Read the learned ranking from FILE (`tune policy`) in place of the embedded one;
     /// implies `--ranking learned`.
     #[arg(long, value_name = "FILE")]
     pub ranking_file: Option<PathBuf>,
+}
+
+/// An evaluation file's table, by its kind.
+enum EvalTable {
+    Lines(Box<crate::rules::board::LineValues>),
+    Cells(Box<crate::rules::cells::CellValues>),
 }
 
 impl ModelArgs {
@@ -40,7 +47,14 @@ impl ModelArgs {
             None => None,
         };
         let eval_values = match &self.eval_file {
-            Some(path) => Some(eval::decode(&read(path)?).map_err(|e| at(path, &e))?),
+            Some(path) => {
+                let bytes = read(path)?;
+                Some(if eval::is_cell_file(&bytes) {
+                    EvalTable::Cells(eval::decode_cells(&bytes).map_err(|e| at(path, &e))?)
+                } else {
+                    EvalTable::Lines(eval::decode(&bytes).map_err(|e| at(path, &e))?)
+                })
+            }
             None => None,
         };
         let ranking_kind = match ranking_table {
@@ -51,9 +65,13 @@ impl ModelArgs {
             None => self.ranking,
         };
         let eval_kind = match eval_values {
-            Some(values) => {
+            Some(EvalTable::Lines(values)) => {
                 eval::install_learned(values)?;
                 Evaluation::Learned
+            }
+            Some(EvalTable::Cells(values)) => {
+                eval::install_cells(values)?;
+                Evaluation::Cells
             }
             None => self.eval,
         };

@@ -7,6 +7,7 @@ pub use crate::rules::stones::{
     Color, PlaceTurn, RuleError, Stones, THREAT_STONES, WindowSet, windows_in,
 };
 
+use crate::rules::cells::{CellSums, CellValues, PATTERN_PARTS};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot, slot_steps};
 use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
@@ -84,6 +85,8 @@ pub type LineValues = [[i16; 2]; KEYS];
 pub struct LinesAfter {
     pub counts: [[u16; PATTERN_COUNT]; 2],
     pub value_sums: [[i32; 2]; 2],
+    /// The cell-value sums (`Board::cell_value_sums`).
+    pub cell_sums: [[i32; 2]; 2],
 }
 
 /// The table of a board that sums no values.
@@ -105,6 +108,8 @@ pub struct Board {
     values: &'static LineValues,
     valued: bool,
     value_sums: [[i32; 2]; 2],
+    /// Every cell's code and the summed cell values of the empty cells (`rules::cells`).
+    cells: CellSums,
 }
 
 /// Moves one stone's line in `sums` from key `old` to key `new`.
@@ -164,7 +169,23 @@ impl Board {
             values: &NO_VALUES,
             valued: false,
             value_sums: [[0; 2]; 2],
+            cells: CellSums::default(),
         }
+    }
+
+    /// Sums `values` over the empty cells' codes from now on (in place of the table
+    /// before); `None`: no values, every sum zero and no codes kept.
+    pub fn set_cell_values(&mut self, values: Option<&'static CellValues>) {
+        let stones = &self.stones;
+        self.cells
+            .rebuild(values, &self.keys, |i| stones.is_empty(Cell::from_index(i)));
+    }
+
+    /// The cell values summed over the empty cells' codes seen from `color`:
+    /// `[as the side to move, as waiting]`.
+    #[inline]
+    pub fn cell_value_sums(&self, color: Color) -> [i32; 2] {
+        self.cells.sums(color.index())
     }
 
     /// Sums `values` over the stones from now on (in place of the table before); `None`:
@@ -315,6 +336,7 @@ impl Board {
         let (values, valued, sums) = (self.values, self.valued, &mut self.value_sums);
         let sign = if add { 1 } else { -1 };
         if add {
+            self.cells.occupy(c.index());
             for d in 0..4 {
                 let p = table[self.keys[c.index()][d][me] as usize] as u8;
                 stone_patterns[c.index()][d] = p;
@@ -349,7 +371,17 @@ impl Board {
                 let before = *keys;
                 keys[me] = keys[me].wrapping_add(own[slot]);
                 keys[1 - me] = keys[1 - me].wrapping_add(block[slot]);
-                if let Some(occupant) = self.stones.get(n) {
+                let occupant = self.stones.get(n);
+                if self.cells.valued {
+                    let patterns = |k: [u16; 2]| k.map(|k| table[k as usize] as usize);
+                    self.cells.line_changed(
+                        n.index(),
+                        patterns(before),
+                        patterns(*keys),
+                        occupant.is_none(),
+                    );
+                }
+                if let Some(occupant) = occupant {
                     let side = occupant.index();
                     let new = table[keys[side] as usize] as u8;
                     let old = &mut stone_patterns[n.index()][d];
@@ -363,6 +395,9 @@ impl Board {
                     }
                 }
             }
+        }
+        if !add {
+            self.cells.vacate(c.index());
         }
     }
 
@@ -456,7 +491,81 @@ impl Board {
         LinesAfter {
             counts,
             value_sums: sums,
+            cell_sums: self.cell_sums_after(a, b, color),
         }
+    }
+
+    /// The cell-value sums were `color` to place stones on the empty cells `a` and `b`,
+    /// read without placing them: the empty cells on their lines move to new codes (a cell
+    /// on the lines of both, in two directions, takes both changes; on one line through
+    /// both, both stones' digits at once), and `a` and `b` no longer count.
+    fn cell_sums_after(&self, a: Cell, b: Cell, color: Color) -> [[i32; 2]; 2] {
+        if !self.cells.valued {
+            return [self.cells.sums(0), self.cells.sums(1)];
+        }
+        let g = &*GEOMETRY;
+        let table: &[Pattern; KEYS] = &PATTERNS;
+        let me = color.index();
+        let mut changed = arrayvec::ArrayVec::<(usize, [u32; 2]), { 2 * 4 * 2 * REACH }>::new();
+        let mut touched = [0u64; CELLS.div_ceil(64)];
+        let shared = line_offset(a, b);
+        for (from, other, toward) in [(a, b, 1), (b, a, -1)] {
+            for d in 0..4 {
+                // Steps from `from` to `other` when they share this line.
+                let apart = shared.and_then(|(line, k)| (line == d).then_some(toward * k));
+                for (s, n) in g.line_neighbours[from.index()][d].iter().enumerate() {
+                    let Some(n) = *n else {
+                        continue;
+                    };
+                    if n == other || !self.is_empty(n) {
+                        continue;
+                    }
+                    // `other` in `n`'s key, when it lies on this line within reach of `n`:
+                    // both stones change the line at once, seen from `a` only.
+                    let other_slot = apart.and_then(|k| {
+                        let rel = k - slot_steps(s);
+                        (rel.unsigned_abs() as usize <= REACH).then(|| slot(rel))
+                    });
+                    if from == b && other_slot.is_some() {
+                        continue;
+                    }
+                    let before = self.keys[n.index()][d];
+                    let mut after = before;
+                    let mirrored = 2 * REACH - 1 - s;
+                    after[me] += OWN_DIGIT[mirrored];
+                    after[1 - me] += BLOCK_DIGIT[mirrored];
+                    if let Some(o) = other_slot {
+                        after[me] += OWN_DIGIT[o];
+                        after[1 - me] += BLOCK_DIGIT[o];
+                    }
+                    let delta = [0, 1].map(|c| {
+                        let part = |k: u16| PATTERN_PARTS[table[k as usize] as usize] as i32;
+                        part(after[c]) - part(before[c])
+                    });
+                    // Most lines far from stones stay below every counted pattern.
+                    if delta == [0, 0] {
+                        continue;
+                    }
+                    let i = n.index();
+                    // A cell is met twice only when both stones change its lines.
+                    let at = if touched[i / 64] & (1 << (i % 64)) != 0 {
+                        changed.iter().position(|&(j, _)| j == i)
+                    } else {
+                        None
+                    };
+                    let at = at.unwrap_or_else(|| {
+                        touched[i / 64] |= 1 << (i % 64);
+                        changed.push((i, [self.cells.code(i, 0), self.cells.code(i, 1)]));
+                        changed.len() - 1
+                    });
+                    let codes = &mut changed[at].1;
+                    for c in 0..2 {
+                        codes[c] = codes[c].wrapping_add_signed(delta[c]);
+                    }
+                }
+            }
+        }
+        self.cells.sums_with([a.index(), b.index()], &changed)
     }
 
     /// Moves one (stone, direction) from pattern `old` to pattern `new` in `counts`.
@@ -490,6 +599,8 @@ impl Board {
                 fresh.place_unchecked(c, color);
             }
         }
+        // From the keys at once, not stone by stone as kept.
+        fresh.set_cell_values(self.cells.values());
         fresh
     }
 
@@ -516,6 +627,10 @@ impl Board {
         );
         assert_eq!(self.nearby, fresh.nearby, "nearby counts drifted");
         assert_eq!(self.value_sums, fresh.value_sums, "line-value sums drifted");
+        assert!(
+            self.cells.same_as(&fresh.cells),
+            "cell codes or sums drifted"
+        );
     }
 
     /// The board as text, with protocol coordinates on both axes.
@@ -662,5 +777,50 @@ mod tests {
         assert_eq!(b.pattern_at(cell("GJ"), 0, Color::Black), Pattern::Live4);
         b.place(cell("KJ"), Color::White);
         assert_eq!(b.pattern_counts(Color::Black)[Pattern::Live3 as usize], 0);
+    }
+
+    /// The cell-value sums follow stones placed and removed: always the sum, over the empty
+    /// cells, of each colour's code's values, the codes read afresh from the four lines.
+    #[test]
+    fn cell_value_sums_follow_the_stones() {
+        use crate::rules::cells::{cell_code, zero_cell_values};
+        let mut rng = crate::rng::Rng::new(3);
+        let values: &'static CellValues = Box::leak({
+            let mut v = zero_cell_values();
+            for x in v.iter_mut() {
+                *x = [rng.below(100) as i16 - 50, rng.below(100) as i16 - 50];
+            }
+            v
+        });
+        let recount = |b: &Board| {
+            let mut sums = [[0i32; 2]; 2];
+            for c in Cell::all().filter(|&c| b.is_empty(c)) {
+                for (color, sum) in sums.iter_mut().enumerate() {
+                    let keys = [0, 1, 2, 3].map(|d| b.line_keys(c, d)[color]);
+                    let v = values[cell_code(keys) as usize];
+                    sum[0] += v[0] as i32;
+                    sum[1] += v[1] as i32;
+                }
+            }
+            sums
+        };
+        let mut b = Board::new();
+        b.place(cell("JJ"), Color::Black);
+        b.set_cell_values(Some(values));
+        let mut placed = Vec::new();
+        for i in 0..120 {
+            let c = Cell::new(6 + rng.below(8), 6 + rng.below(8)).unwrap();
+            if b.is_empty(c) && rng.below(4) != 0 {
+                b.place(c, [Color::Black, Color::White][i % 2]);
+                placed.push(c);
+            } else if let Some(c) = placed.pop() {
+                b.remove(c);
+            }
+            let kept = [Color::Black, Color::White].map(|c| b.cell_value_sums(c));
+            assert_eq!(kept, recount(&b), "after {} stones", b.stone_total());
+        }
+        assert!(recount(&b) != [[0; 2]; 2]);
+        b.set_cell_values(None);
+        assert_eq!(b.cell_value_sums(Color::Black), [0, 0]);
     }
 }

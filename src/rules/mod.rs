@@ -3,6 +3,7 @@
 //! imports nothing else of the crate.
 
 pub mod board;
+pub mod cells;
 pub mod coord;
 pub mod geometry;
 pub mod patterns;

@@ -378,7 +378,12 @@ impl AnalysisTotals {
     pub fn line(&self, name: &str, time: f64) -> String {
         format!(
             "summary: {name} lost {} of {} games; a losing turn found in {}; with {time} s a position the engine now survives past it in {}; some turn holds there in {}, every turn loses in {}",
-            self.lost, self.records, self.losing_found, self.survives, self.defensible, self.lost_before
+            self.lost,
+            self.records,
+            self.losing_found,
+            self.survives,
+            self.defensible,
+            self.lost_before
         )
     }
 }

@@ -315,15 +315,19 @@ pub struct EvalArgs {
     #[arg(long, value_name = "N", default_value_t = values::EPOCHS,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub epochs: usize,
-    /// Adagrad's step size.
-    #[arg(long, value_name = "R", default_value_t = values::RATE, value_parser = positive)]
-    pub rate: f64,
+    /// Adagrad's step size [default: 0.002 for line values, 0.03 for cell values].
+    #[arg(long, value_name = "R", value_parser = positive)]
+    pub rate: Option<f64>,
     /// The L2 penalty on the values, in logits, per position.
     #[arg(long, value_name = "L", default_value_t = values::LAMBDA, value_parser = non_negative)]
     pub lambda: f64,
     /// Hold out every M-th game, to measure the fit on and keep its best pass (0: none).
     #[arg(long, value_name = "M", default_value_t = values::HOLDOUT_EVERY)]
     pub holdout: usize,
+    /// What the values belong to: each stone's line codes (`--eval learned`), or each empty
+    /// cell's code (`--eval cells`).
+    #[arg(long, value_enum, value_name = "KIND", default_value = "lines")]
+    pub features: values::Features,
     /// The game result's weight in the label of a position whose search score the games
     /// file gives (`tune selfplay` writes them); the rest is the score's (1: results only).
     #[arg(long, value_name = "B", default_value_t = 1.0, value_parser = unit_interval)]
@@ -731,11 +735,11 @@ fn policy_hits(a: &PolicyHitsArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Fits the learned evaluation's line values and writes their file.
+/// Fits the learned evaluation's line or cell values and writes their file.
 fn fit_values(a: &EvalArgs) -> Result<(), String> {
     let began = Instant::now();
     let games = read_games_files(&a.games)?;
-    let mut positions = values::Positions::of(&games);
+    let mut positions = values::Positions::of(&games, a.features);
     eprintln!("{} games, {} positions", games.len(), positions.len());
     if a.blend < 1.0 {
         let blended = positions.blend_scores(a.blend, super::fit::ENGINE_TABLE_K);
@@ -748,7 +752,7 @@ fn fit_values(a: &EvalArgs) -> Result<(), String> {
         &positions,
         super::fit::ENGINE_TABLE_K,
         a.epochs,
-        a.rate,
+        a.rate.unwrap_or(a.features.rate()),
         a.lambda,
         a.holdout,
         pass_progress(began),
@@ -822,10 +826,13 @@ mod tests {
             panic!("eval")
         };
         assert_eq!(e.blend, 1.0, "results alone unless asked");
-        let Job::Eval(e) = parse("eval g h --out e.bin --blend 0.25").unwrap() else {
+        assert_eq!((e.features, e.rate), (values::Features::Lines, None));
+        let Job::Eval(e) = parse("eval g h --out e.bin --blend 0.25 --features cells").unwrap()
+        else {
             panic!("eval")
         };
         assert_eq!((e.games.len(), e.blend), (2, 0.25));
+        assert_eq!(e.features, values::Features::Cells);
     }
 
     #[test]
@@ -850,6 +857,8 @@ mod tests {
             "fit d --bogus",
             "eval g --out e --blend 1.5",
             "eval g --out e --blend -0.1",
+            "eval g --out e --features squares",
+            "eval g --out e --rate 0",
         ] {
             let e = parse(bad)
                 .err()

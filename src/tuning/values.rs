@@ -1,12 +1,16 @@
-//! Fitting the learned evaluation's line values (`engine::eval`, `rules::board::LineValues`)
-//! to game results, on top of the hand evaluation.
+//! Fitting the learned evaluation's values (`engine::eval`) to game results, on top of the
+//! hand evaluation: line values (`rules::board::LineValues`) or cell values
+//! (`rules::cells::CellValues`).
 //!
 //! The model extends the logistic model of `fit`: P(mover wins) = sigmoid(K * (hand
-//! evaluation + value term)), where the value term is the sum, over the mover's stones and
-//! their four lines, of a to-move value of the line's code (seen from the stone's colour),
-//! less the same sum of waiting values over the waiting side's stones. K is the engine's
-//! scale (`fit::ENGINE_TABLE_K`), so the values are in the evaluation's points and only
-//! correct what the patterns and windows miss. A code and its mirror image share a value.
+//! evaluation + value term)). With line values the value term is the sum, over the mover's
+//! stones and their four lines, of a to-move value of the line's code (seen from the stone's
+//! colour), less the same sum of waiting values over the waiting side's stones; a code and
+//! its mirror image share a value. With cell values it is the sum, over the empty cells, of
+//! a to-move value of the cell's code seen from the mover, less a waiting value of its code
+//! seen from the waiting side. K is the engine's scale (`fit::ENGINE_TABLE_K`), so the
+//! values are in the evaluation's points and only correct what the patterns and windows
+//! miss.
 //!
 //! The values start at zero and are fitted by Adagrad, one position at a time, with an L2
 //! penalty that keeps rare codes near zero; every `holdout`-th game is held out and the
@@ -14,9 +18,10 @@
 
 use super::games::GameTurns;
 use super::is_quiet;
-use crate::engine::eval::{WIN_BOUND, encode, evaluate};
+use crate::engine::eval::{WIN_BOUND, encode, encode_cells, evaluate};
 use crate::engine::ranking::mirrored;
 use crate::rules::board::{Board, LineValues};
+use crate::rules::cells::{CELL_CODES, CellValues, cell_code};
 use crate::rules::patterns::KEYS;
 use crate::rules::stones::PlaceTurn;
 
@@ -24,15 +29,46 @@ use crate::rules::stones::PlaceTurn;
 /// every how many games one is held out.
 pub const EPOCHS: usize = 40;
 pub const RATE: f64 = 0.002;
+/// Adagrad's step for cell values: far fewer values, each seen far more often.
+pub const CELL_RATE: f64 = 0.03;
 pub const LAMBDA: f64 = 1e-6;
 pub const HOLDOUT_EVERY: usize = 10;
 
+/// What the values are attached to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Features {
+    /// A value per line code of each stone (`--eval learned`).
+    Lines,
+    /// A value per cell code of each empty cell (`--eval cells`).
+    Cells,
+}
+
+impl Features {
+    /// Adagrad's default step.
+    pub fn rate(self) -> f64 {
+        match self {
+            Features::Lines => RATE,
+            Features::Cells => CELL_RATE,
+        }
+    }
+
+    /// Values per side: one per (canonical) code.
+    fn codes(self) -> usize {
+        match self {
+            Features::Lines => KEYS,
+            Features::Cells => CELL_CODES,
+        }
+    }
+}
+
 /// The quiet positions of games, as the fit reads them.
 pub struct Positions {
+    features: Features,
     /// Per position: its game, the result for the mover, the hand evaluation in points,
     /// and where its keys start in `keys`.
     rows: Vec<Row>,
-    /// Canonical codes: the mover's stone lines, then the waiting side's.
+    /// Codes: the mover's (canonical line codes of its stones, or its codes of the empty
+    /// cells, none of them 0), then the waiting side's.
     keys: Vec<u32>,
 }
 
@@ -60,9 +96,10 @@ fn canonical_table() -> Vec<u32> {
 impl Positions {
     /// The quiet positions of `games` after their openings, labelled with the
     /// result for the side to move, as `games::read_games` samples them.
-    pub fn of(games: &[GameTurns]) -> Positions {
+    pub fn of(games: &[GameTurns], features: Features) -> Positions {
         let canonical = canonical_table();
         let mut out = Positions {
+            features,
             rows: Vec::new(),
             keys: Vec::new(),
         };
@@ -73,11 +110,22 @@ impl Positions {
                 let start = out.keys.len();
                 for side in [me, me.other()] {
                     for c in crate::rules::coord::Cell::all() {
-                        if board.get(c) == Some(side) {
-                            for d in 0..4 {
-                                let key = board.line_keys(c, d)[side.index()];
-                                out.keys.push(canonical[key as usize]);
+                        let lines = || (0..4).map(|d| board.line_keys(c, d)[side.index()]);
+                        match features {
+                            Features::Lines if board.get(c) == Some(side) => {
+                                out.keys.extend(lines().map(|key| canonical[key as usize]))
                             }
+                            Features::Cells if board.is_empty(c) => {
+                                let mut keys = [0u16; 4];
+                                for (k, key) in keys.iter_mut().zip(lines()) {
+                                    *k = key;
+                                }
+                                let code = cell_code(keys);
+                                if code != 0 {
+                                    out.keys.push(code);
+                                }
+                            }
+                            _ => {}
                         }
                     }
                     if side == me {
@@ -158,18 +206,25 @@ fn win_probability(score: i32, k: f64) -> f64 {
 /// The values during the fit, in logits: to-move values of the canonical codes, then
 /// waiting values.
 pub struct Model {
+    features: Features,
     weights: Vec<f64>,
     squares: Vec<f64>,
     k: f64,
 }
 
 impl Model {
-    pub fn new(k: f64) -> Model {
+    pub fn new(features: Features, k: f64) -> Model {
         Model {
-            weights: vec![0.0; 2 * KEYS],
-            squares: vec![0.0; 2 * KEYS],
+            features,
+            weights: vec![0.0; 2 * features.codes()],
+            squares: vec![0.0; 2 * features.codes()],
             k,
         }
+    }
+
+    /// Where the waiting side's values start.
+    fn waiting(&self) -> usize {
+        self.features.codes()
     }
 
     fn logit(&self, p: &Positions, row: &Row) -> f64 {
@@ -178,7 +233,7 @@ impl Model {
         self.k * row.hand + mine.iter().map(|&k| self.weights[k as usize]).sum::<f64>()
             - theirs
                 .iter()
-                .map(|&k| self.weights[KEYS + k as usize])
+                .map(|&k| self.weights[self.waiting() + k as usize])
                 .sum::<f64>()
     }
 
@@ -205,7 +260,7 @@ impl Model {
                     let (index, sign) = if i < row.mover_keys {
                         (k as usize, 1.0)
                     } else {
-                        (KEYS + k as usize, -1.0)
+                        (self.waiting() + k as usize, -1.0)
                     };
                     let step = sign * g + lambda * self.weights[index];
                     self.squares[index] += step * step;
@@ -216,22 +271,41 @@ impl Model {
         loss / count.max(1) as f64
     }
 
-    /// The values in evaluation points, for every code.
+    /// A value in evaluation points.
+    fn points(&self, index: usize) -> i16 {
+        (self.weights[index] / self.k)
+            .round()
+            .clamp(i16::MIN as f64, i16::MAX as f64) as i16
+    }
+
+    /// The line values in evaluation points, for every code (a line-value model's).
     pub fn values(&self) -> Box<LineValues> {
+        assert_eq!(self.features, Features::Lines);
         let canonical = canonical_table();
         let mut values = Box::new([[0i16; 2]; KEYS]);
         for (key, v) in values.iter_mut().enumerate() {
             let c = canonical[key] as usize;
-            let points =
-                |w: f64| (w / self.k).round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
-            *v = [points(self.weights[c]), points(self.weights[KEYS + c])];
+            *v = [self.points(c), self.points(KEYS + c)];
         }
         values
     }
 
-    /// The values as an evaluation file.
+    /// The cell values in evaluation points, for every code (a cell-value model's).
+    pub fn cell_values(&self) -> Box<CellValues> {
+        assert_eq!(self.features, Features::Cells);
+        let mut values = crate::rules::cells::zero_cell_values();
+        for (code, v) in values.iter_mut().enumerate() {
+            *v = [self.points(code), self.points(CELL_CODES + code)];
+        }
+        values
+    }
+
+    /// The values as an evaluation file of their kind.
     pub fn to_file(&self) -> Vec<u8> {
-        encode(&self.values())
+        match self.features {
+            Features::Lines => encode(&self.values()),
+            Features::Cells => encode_cells(&self.cell_values()),
+        }
     }
 }
 
@@ -256,7 +330,7 @@ pub fn fit(
     mut progress: impl FnMut(usize, f64, f64),
 ) -> (Model, FitReport) {
     let held = move |g: usize| holdout_every > 0 && g % holdout_every == holdout_every - 1;
-    let mut model = Model::new(k);
+    let mut model = Model::new(positions.features, k);
     let hand_test = model.pass(positions, held, 0.0, 0.0);
     let mut report = FitReport {
         hand_test,
@@ -287,6 +361,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::eval::decode_cells;
     use crate::rules::board::Color;
     use crate::tuning::fit::ENGINE_TABLE_K;
     use crate::tuning::games::read_game_turns;
@@ -296,7 +371,7 @@ mod tests {
     #[test]
     fn the_engines_values_are_the_fit_of_the_match_games() {
         let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
-        let positions = Positions::of(&games);
+        let positions = Positions::of(&games, Features::Lines);
         let (model, report) = fit(
             &positions,
             ENGINE_TABLE_K,
@@ -315,13 +390,45 @@ mod tests {
         );
     }
 
+    /// The engine's `cells.bin` is what `tune eval --features cells --blend 0.5` makes of
+    /// the match games and the two self-play files (the command in docs/tuning.md).
+    #[test]
+    fn the_engines_cell_values_are_the_fit_of_the_match_and_self_play_games() {
+        let mut games = Vec::new();
+        for text in [
+            include_str!("../../tests/data/fit-games.txt"),
+            include_str!("../../tests/data/selfplay-games.txt"),
+            include_str!("../../tests/data/selfplay-games-2.txt"),
+        ] {
+            games.extend(read_game_turns(text).unwrap());
+        }
+        let mut positions = Positions::of(&games, Features::Cells);
+        positions.blend_scores(0.5, ENGINE_TABLE_K);
+        let (model, report) = fit(
+            &positions,
+            ENGINE_TABLE_K,
+            EPOCHS,
+            CELL_RATE,
+            LAMBDA,
+            HOLDOUT_EVERY,
+            |_, _, _| {},
+        );
+        assert!(model.to_file() == include_bytes!("../engine/cells.bin"));
+        let kept = report.passes[report.kept - 1].1;
+        assert!(
+            kept < report.hand_test - 0.05,
+            "{kept} against {}",
+            report.hand_test
+        );
+    }
+
     /// The positions are those `read_games` samples, with the hand evaluation as the
     /// engine computes it, and each stone's four lines on its side.
     #[test]
     fn positions_are_the_quiet_samples_with_their_stones() {
         let text = "1 JJ AAAB KJLJ ACAD MJNJ\n0 JJ KKLL MMNN OOPP\n";
         let games = read_game_turns(text).unwrap();
-        let p = Positions::of(&games);
+        let p = Positions::of(&games, Features::Lines);
         let (samples, _) = crate::tuning::games::read_games(text).unwrap();
         assert_eq!(p.len(), samples.len());
         let board = Board::from_turns("JJ AAAB KJLJ").unwrap();
@@ -339,7 +446,7 @@ mod tests {
         let text = "1 JJ AAAB KJLJ ACAD:999001 MJNJ\n0 JJ KKLL MMNN OOPP:400 QQRR\n\
                     1 JJ KKLL MMNN OOPP:0 QQRR\n";
         let games = read_game_turns(text).unwrap();
-        let mut p = Positions::of(&games);
+        let mut p = Positions::of(&games, Features::Lines);
         let scored: Vec<Option<i32>> = p.rows.iter().map(|r| r.score).collect();
         // The positions before the last turns have no score.
         assert_eq!(scored, [Some(999_001), Some(400), None, Some(0), None]);
@@ -354,7 +461,10 @@ mod tests {
         for (t, e) in targets.iter().zip(expected) {
             assert!((t - e).abs() < 1e-12, "{targets:?} against {expected:?}");
         }
-        let mut unscored = Positions::of(&read_game_turns("1 JJ KKLL MMNN OOPP").unwrap());
+        let mut unscored = Positions::of(
+            &read_game_turns("1 JJ KKLL MMNN OOPP").unwrap(),
+            Features::Lines,
+        );
         assert_eq!(unscored.blend_scores(0.0, 0.01), 0);
         assert!(unscored.rows.iter().all(|r| r.target == r.result));
     }
@@ -365,7 +475,7 @@ mod tests {
     fn the_fit_improves_on_the_hand_evaluation_and_the_board_sums_its_values() {
         let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
         let games: Vec<GameTurns> = games.into_iter().take(1500).collect();
-        let p = Positions::of(&games);
+        let p = Positions::of(&games, Features::Lines);
         let (model, report) = fit(&p, ENGINE_TABLE_K, 4, RATE, LAMBDA, 5, |_, _, _| {});
         let kept = report.passes[report.kept - 1].1;
         assert!(
@@ -377,7 +487,10 @@ mod tests {
         let mut board = Board::from_turns("JJ KKLL MMNN OOPP").unwrap();
         board.set_line_values(Some(values));
         let me = board.side_to_move();
-        let positions = Positions::of(&read_game_turns("1 JJ KKLL MMNN OOPP QQRR").unwrap());
+        let positions = Positions::of(
+            &read_game_turns("1 JJ KKLL MMNN OOPP QQRR").unwrap(),
+            Features::Lines,
+        );
         let row = positions.rows.last().unwrap();
         let points = (model.logit(&positions, row) / ENGINE_TABLE_K).round() as i32;
         // Each of the 28 stone lines rounds by at most half a point.
@@ -386,5 +499,41 @@ mod tests {
             "{} {points}",
             evaluate(&board, me)
         );
+    }
+
+    /// Cell values: on part of the match games their fit also lowers the held-out loss
+    /// below the hand evaluation's, and a board summing them over its empty cells
+    /// evaluates as the model does.
+    #[test]
+    fn cell_values_improve_on_the_hand_evaluation_and_the_board_sums_them() {
+        let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
+        let games: Vec<GameTurns> = games.into_iter().take(1500).collect();
+        let p = Positions::of(&games, Features::Cells);
+        let (model, report) = fit(&p, ENGINE_TABLE_K, 4, CELL_RATE, LAMBDA, 5, |_, _, _| {});
+        let kept = report.passes[report.kept - 1].1;
+        assert!(
+            kept < report.hand_test - 0.01,
+            "{kept} against {}",
+            report.hand_test
+        );
+        let values: &'static CellValues = Box::leak(model.cell_values());
+        let mut board = Board::from_turns("JJ KKLL MMNN OOPP").unwrap();
+        board.set_cell_values(Some(values));
+        let me = board.side_to_move();
+        let positions = Positions::of(
+            &read_game_turns("1 JJ KKLL MMNN OOPP QQRR").unwrap(),
+            Features::Cells,
+        );
+        let row = positions.rows.last().unwrap();
+        let cells = row.end - row.start;
+        assert!(cells > 10, "{cells} cells with a code");
+        let points = (model.logit(&positions, row) / ENGINE_TABLE_K).round() as i32;
+        // Each cell's value rounds by at most half a point.
+        assert!(
+            (evaluate(&board, me) - points).abs() <= cells.div_ceil(2) as i32,
+            "{} {points}",
+            evaluate(&board, me)
+        );
+        assert!(decode_cells(&model.to_file()).unwrap()[..] == values[..]);
     }
 }

@@ -255,9 +255,9 @@ impl Searcher {
         self.stopped = false;
         self.tt.new_search();
         let mut board = position.clone();
-        board.set_line_values(crate::engine::eval::line_values(
-            crate::engine::eval::chosen(),
-        ));
+        let evaluation = crate::engine::eval::chosen();
+        board.set_line_values(crate::engine::eval::line_values(evaluation));
+        board.set_cell_values(crate::engine::eval::cell_values(evaluation));
         let mut root = Pairs::new();
         let situation = generate(&mut board, &mut root, ROOT_PAIRS);
         let fallback = any_legal_turn(position).expect("search called on a finished game");

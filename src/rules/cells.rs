@@ -1,0 +1,293 @@
+//! Cell codes: what a stone on an empty cell would make along all four of its lines at once.
+//!
+//! A line pattern (`patterns`) sees one line; a cell where one colour would make a live three
+//! in one direction and a dead four in another is worth far more than the two apart, since a
+//! turn there threatens twice. The cell code names the multiset of the four patterns a stone
+//! of one colour would make on the cell, as counts of each pattern class in base 5 (four
+//! lines, so no count passes four). Only live twos to live fours are counted. `None` and
+//! dead twos are most of the board; fives and sixes are never met where the evaluation is
+//! read, a quiet position: a stone making five in a window means the window holds a threat
+//! already. Leaving them out keeps the table of values small enough to stay in cache.
+//!
+//! A cell's code is a sum of one part per line (`code_part` of the line's key), so when a
+//! stone changes one line of a cell, its code changes by that line's new part less its old
+//! one: the board keeps every cell's code, and the sums of a table of values over the empty
+//! cells' codes (`CellValues`), as stones come and go.
+
+use crate::rules::patterns::{PATTERN_COUNT, PATTERNS, Pattern};
+use once_cell::sync::Lazy;
+
+/// Pattern classes counted in a code: live two to live four.
+const COUNTED: usize = 5;
+
+/// Distinct cell codes: a base-5 digit per counted class.
+pub const CELL_CODES: usize = 5usize.pow(COUNTED as u32);
+
+/// What a line whose pattern is `p` adds to a cell's code.
+pub const fn pattern_part(p: Pattern) -> u32 {
+    match p {
+        Pattern::Live2 | Pattern::Dead3 | Pattern::Live3 | Pattern::Dead4 | Pattern::Live4 => {
+            5u32.pow(p as u32 - Pattern::Live2 as u32)
+        }
+        _ => 0,
+    }
+}
+
+/// `pattern_part` of each pattern, by `Pattern as usize`.
+pub const PATTERN_PARTS: [u32; PATTERN_COUNT] = {
+    let all = [
+        Pattern::None,
+        Pattern::Dead2,
+        Pattern::Live2,
+        Pattern::Dead3,
+        Pattern::Live3,
+        Pattern::Dead4,
+        Pattern::Live4,
+        Pattern::Dead5,
+        Pattern::Live5,
+        Pattern::Six,
+    ];
+    let mut parts = [0; PATTERN_COUNT];
+    let mut i = 0;
+    while i < PATTERN_COUNT {
+        parts[all[i] as usize] = pattern_part(all[i]);
+        i += 1;
+    }
+    parts
+};
+
+/// What a line with key `key` adds to a cell's code.
+#[inline]
+pub fn code_part(key: u16) -> u32 {
+    PATTERN_PARTS[PATTERNS[key as usize] as usize]
+}
+
+/// The code of a cell whose four lines have these keys (seen from one colour).
+pub fn cell_code(keys: [u16; 4]) -> u32 {
+    keys.iter().map(|&k| code_part(k)).sum()
+}
+
+/// The patterns a code counts, strongest first; `None` for the lines it leaves out.
+pub fn patterns_of(code: u32) -> [Option<Pattern>; 4] {
+    let mut out = [None; 4];
+    let mut next = 0;
+    let mut rest = code as usize;
+    let mut counts = [0usize; COUNTED];
+    for count in counts.iter_mut() {
+        *count = rest % 5;
+        rest /= 5;
+    }
+    for class in (0..COUNTED).rev() {
+        for _ in 0..counts[class] {
+            if next < 4 {
+                out[next] = Some(ALL_COUNTED[class]);
+                next += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The counted classes in code-digit order.
+const ALL_COUNTED: [Pattern; COUNTED] = [
+    Pattern::Live2,
+    Pattern::Dead3,
+    Pattern::Live3,
+    Pattern::Dead4,
+    Pattern::Live4,
+];
+
+/// Values of an empty cell by its code seen from one colour: `[0]` when that colour is to
+/// move, `[1]` when it waits. The board keeps their sums over the empty cells for each
+/// colour; what they mean is up to the table's owner (the engine's learned evaluation).
+pub type CellValues = [[i16; 2]; CELL_CODES];
+
+/// A table of cell values, every one zero.
+pub fn zero_cell_values() -> Box<CellValues> {
+    Box::new([[0; 2]; CELL_CODES])
+}
+
+/// The table of a board that sums no cell values.
+static NO_CELL_VALUES: Lazy<Box<CellValues>> = Lazy::new(zero_cell_values);
+
+/// A board's cell codes and the sums of a table of values over its empty cells: the board
+/// calls it as stones come and go (`Board::set_cell_values` switches it on).
+#[derive(Clone)]
+pub struct CellSums {
+    values: &'static CellValues,
+    /// False for `NO_CELL_VALUES`: then nothing is kept, and every sum stays zero.
+    pub valued: bool,
+    /// Every cell's code seen from each colour (kept for stones too: a stone removed leaves
+    /// its cell's code as it was).
+    codes: [[u32; 2]; crate::rules::coord::CELLS],
+    /// Per colour: the values of its codes summed over the empty cells, as to move and as
+    /// waiting.
+    sums: [[i32; 2]; 2],
+}
+
+impl Default for CellSums {
+    fn default() -> Self {
+        CellSums {
+            values: &NO_CELL_VALUES,
+            valued: false,
+            codes: [[0; 2]; crate::rules::coord::CELLS],
+            sums: [[0; 2]; 2],
+        }
+    }
+}
+
+impl CellSums {
+    /// Sums `values` from now on (none: `None`), rebuilt from the lines' keys and which
+    /// cells are empty.
+    pub fn rebuild(
+        &mut self,
+        values: Option<&'static CellValues>,
+        keys: &[[[u16; 2]; 4]; crate::rules::coord::CELLS],
+        is_empty: impl Fn(usize) -> bool,
+    ) {
+        *self = CellSums::default();
+        let Some(values) = values else {
+            return;
+        };
+        self.values = values;
+        self.valued = true;
+        for (i, lines) in keys.iter().enumerate() {
+            for color in 0..2 {
+                self.codes[i][color] = cell_code(lines.map(|k| k[color]));
+            }
+            if is_empty(i) {
+                self.add(i, 1);
+            }
+        }
+    }
+
+    /// The sums for the colour of index `color`: `[as to move, as waiting]`.
+    #[inline]
+    pub fn sums(&self, color: usize) -> [i32; 2] {
+        self.sums[color]
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) the values of cell `i`'s codes.
+    #[inline]
+    fn add(&mut self, i: usize, sign: i32) {
+        for color in 0..2 {
+            let v = self.values[self.codes[i][color] as usize];
+            self.sums[color][0] += sign * v[0] as i32;
+            self.sums[color][1] += sign * v[1] as i32;
+        }
+    }
+
+    /// A stone is placed on cell `i`: it no longer counts.
+    #[inline]
+    pub fn occupy(&mut self, i: usize) {
+        if self.valued {
+            self.add(i, -1);
+        }
+    }
+
+    /// The stone on cell `i` is removed: it counts again.
+    #[inline]
+    pub fn vacate(&mut self, i: usize) {
+        if self.valued {
+            self.add(i, 1);
+        }
+    }
+
+    /// One line of cell `i` changed its patterns (per colour, as `Pattern as usize`) from
+    /// `before` to `after`.
+    #[inline]
+    pub fn line_changed(&mut self, i: usize, before: [usize; 2], after: [usize; 2], empty: bool) {
+        for color in 0..2 {
+            let old = self.codes[i][color];
+            let new = old + PATTERN_PARTS[after[color]] - PATTERN_PARTS[before[color]];
+            if new != old {
+                self.codes[i][color] = new;
+                if empty {
+                    let (was, now) = (self.values[old as usize], self.values[new as usize]);
+                    self.sums[color][0] += now[0] as i32 - was[0] as i32;
+                    self.sums[color][1] += now[1] as i32 - was[1] as i32;
+                }
+            }
+        }
+    }
+
+    /// Cell `i`'s code seen from the colour of index `color`.
+    #[inline]
+    pub fn code(&self, i: usize, color: usize) -> u32 {
+        self.codes[i][color]
+    }
+
+    /// What `sums` would be with the cells in `gone` occupied and the codes of the empty
+    /// cells in `changed` moved to the codes given.
+    pub fn sums_with(&self, gone: [usize; 2], changed: &[(usize, [u32; 2])]) -> [[i32; 2]; 2] {
+        let mut sums = self.sums;
+        if !self.valued {
+            return sums;
+        }
+        let mut shift = |code: u32, color: usize, sign: i32| {
+            let v = self.values[code as usize];
+            sums[color][0] += sign * v[0] as i32;
+            sums[color][1] += sign * v[1] as i32;
+        };
+        for i in gone {
+            for color in 0..2 {
+                shift(self.codes[i][color], color, -1);
+            }
+        }
+        for &(i, codes) in changed {
+            for color in 0..2 {
+                shift(self.codes[i][color], color, -1);
+                shift(codes[color], color, 1);
+            }
+        }
+        sums
+    }
+
+    /// The table summed, if any.
+    pub fn values(&self) -> Option<&'static CellValues> {
+        self.valued.then_some(self.values)
+    }
+
+    /// Whether the kept state equals `other`'s (a recount's).
+    pub fn same_as(&self, other: &CellSums) -> bool {
+        self.valued == other.valued && self.codes == other.codes && self.sums == other.sums
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_name_the_multiset_of_patterns() {
+        assert_eq!(CELL_CODES, 3125);
+        for (i, &p) in ALL_COUNTED.iter().enumerate() {
+            assert_eq!(pattern_part(p), 5u32.pow(i as u32), "{p:?}");
+        }
+        let code = 2 * pattern_part(Pattern::Live3)
+            + pattern_part(Pattern::Dead4)
+            + pattern_part(Pattern::Dead2);
+        assert_eq!(
+            patterns_of(code),
+            [
+                Some(Pattern::Dead4),
+                Some(Pattern::Live3),
+                Some(Pattern::Live3),
+                None
+            ]
+        );
+        // Four lines of the strongest class still fit below the bound; what is not
+        // counted adds nothing.
+        assert!(4 * pattern_part(Pattern::Live4) < CELL_CODES as u32);
+        for p in [
+            Pattern::None,
+            Pattern::Dead2,
+            Pattern::Dead5,
+            Pattern::Live5,
+            Pattern::Six,
+        ] {
+            assert_eq!(pattern_part(p), 0, "{p:?}");
+        }
+        assert_eq!(cell_code([0; 4]), 0);
+    }
+}
