@@ -57,6 +57,10 @@ fn a_ranking_or_evaluation_file_takes_the_embedded_ones_place() {
         signature(&["--eval-file", &eval]),
         signature(&["--eval", "learned"])
     );
+    // The cell values are the default evaluation; a cell-value file is told by its head.
+    assert_eq!(signature(&["--eval", "cells"]), embedded);
+    assert_eq!(signature(&["--eval-file", &source("cells.bin")]), embedded);
+    assert_ne!(signature(&["--eval", "hand"]), embedded);
 
     // The embedded ranking turned upside down: the worst cells first.
     let bytes = std::fs::read(&ranking).expect("the ranking file");
@@ -79,11 +83,19 @@ fn a_ranking_or_evaluation_file_takes_the_embedded_ones_place() {
 fn a_file_that_is_not_one_is_refused_before_anything_is_played() {
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
     let eval = source("eval.bin");
+    // A cell-value file cut short.
+    let dir = std::env::temp_dir().join(format!("connect6-refused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let cut = dir.join("cut-cells.bin");
+    let cells = std::fs::read(source("cells.bin")).expect("the cell-value file");
+    std::fs::write(&cut, &cells[..cells.len() - 3]).expect("the file is written");
+    let cut = cut.display().to_string();
     for args in [
         vec!["--ranking-file", manifest],
         vec!["--eval-file", manifest],
         vec!["--ranking-file", &eval],
         vec!["--eval-file", "/no/such/file"],
+        vec!["--eval-file", &cut],
         vec!["bench", "--ranking-file", manifest],
     ] {
         let out = run(&args, "name?\nnew black\n");
@@ -93,4 +105,5 @@ fn a_file_that_is_not_one_is_refused_before_anything_is_played() {
         assert_eq!(err.lines().count(), 1, "{args:?}: one error line: {err}");
         assert!(err.contains(args[args.len() - 1]), "{args:?}: {err}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -28,7 +28,8 @@ pub enum Evaluation {
     Cells,
 }
 
-static CHOSEN: AtomicU8 = AtomicU8::new(Evaluation::Hand as u8);
+/// The engine's default, as the command line's (`ModelArgs`).
+static CHOSEN: AtomicU8 = AtomicU8::new(Evaluation::Cells as u8);
 /// The learned values: the embedded file's, unless `install_learned` came first.
 static LEARNED: OnceCell<Box<LineValues>> = OnceCell::new();
 /// The learned cell values: the embedded file's, unless `install_cells` came first.

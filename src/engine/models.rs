@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug, Clone, PartialEq)]
 pub struct ModelArgs {
-    /// The evaluation: `learned` adds a fitted value for each line code of each stone.
-    #[arg(long, value_enum, value_name = "KIND", default_value = "hand")]
+    /// The evaluation: `cells` adds to the hand-set terms a fitted value for each empty
+    /// cell's code (the four patterns a stone there would make), `learned` one for each line
+    /// code of each stone.
+    #[arg(long, value_enum, value_name = "KIND", default_value = "cells")]
     pub eval: Evaluation,
     /// The cell ranking that picks the stones searched.
     #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
