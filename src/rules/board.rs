@@ -372,7 +372,7 @@ impl Board {
                 keys[me] = keys[me].wrapping_add(own[slot]);
                 keys[1 - me] = keys[1 - me].wrapping_add(block[slot]);
                 let occupant = self.stones.get(n);
-                if self.cells.valued {
+                if self.cells.valued() {
                     let patterns = |k: [u16; 2]| k.map(|k| table[k as usize] as usize);
                     self.cells.line_changed(
                         n.index(),
@@ -500,7 +500,7 @@ impl Board {
     /// on the lines of both, in two directions, takes both changes; on one line through
     /// both, both stones' digits at once), and `a` and `b` no longer count.
     fn cell_sums_after(&self, a: Cell, b: Cell, color: Color) -> [[i32; 2]; 2] {
-        if !self.cells.valued {
+        if !self.cells.valued() {
             return [self.cells.sums(0), self.cells.sums(1)];
         }
         let g = &*GEOMETRY;

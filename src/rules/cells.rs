@@ -15,7 +15,6 @@
 //! cells' codes (`CellValues`), as stones come and go.
 
 use crate::rules::patterns::{PATTERN_COUNT, PATTERNS, Pattern};
-use once_cell::sync::Lazy;
 
 /// Pattern classes counted in a code: live two to live four.
 const COUNTED: usize = 5;
@@ -67,36 +66,6 @@ pub fn cell_code(keys: [u16; 4]) -> u32 {
     keys.iter().map(|&k| code_part(k)).sum()
 }
 
-/// The patterns a code counts, strongest first; `None` for the lines it leaves out.
-pub fn patterns_of(code: u32) -> [Option<Pattern>; 4] {
-    let mut out = [None; 4];
-    let mut next = 0;
-    let mut rest = code as usize;
-    let mut counts = [0usize; COUNTED];
-    for count in counts.iter_mut() {
-        *count = rest % 5;
-        rest /= 5;
-    }
-    for class in (0..COUNTED).rev() {
-        for _ in 0..counts[class] {
-            if next < 4 {
-                out[next] = Some(ALL_COUNTED[class]);
-                next += 1;
-            }
-        }
-    }
-    out
-}
-
-/// The counted classes in code-digit order.
-const ALL_COUNTED: [Pattern; COUNTED] = [
-    Pattern::Live2,
-    Pattern::Dead3,
-    Pattern::Live3,
-    Pattern::Dead4,
-    Pattern::Live4,
-];
-
 /// Values of an empty cell by its code seen from one colour: `[0]` when that colour is to
 /// move, `[1]` when it waits. The board keeps their sums over the empty cells for each
 /// colour; what they mean is up to the table's owner (the engine's learned evaluation).
@@ -108,7 +77,7 @@ pub fn zero_cell_values() -> Box<CellValues> {
 }
 
 /// The table of a board that sums no cell values.
-static NO_CELL_VALUES: Lazy<Box<CellValues>> = Lazy::new(zero_cell_values);
+static NO_CELL_VALUES: CellValues = [[0; 2]; CELL_CODES];
 
 /// A board's cell codes and the sums of a table of values over its empty cells: the board
 /// calls it as stones come and go (`Board::set_cell_values` switches it on).
@@ -116,7 +85,7 @@ static NO_CELL_VALUES: Lazy<Box<CellValues>> = Lazy::new(zero_cell_values);
 pub struct CellSums {
     values: &'static CellValues,
     /// False for `NO_CELL_VALUES`: then nothing is kept, and every sum stays zero.
-    pub valued: bool,
+    valued: bool,
     /// Every cell's code seen from each colour (kept for stones too: a stone removed leaves
     /// its cell's code as it was).
     codes: [[u32; 2]; crate::rules::coord::CELLS],
@@ -137,6 +106,12 @@ impl Default for CellSums {
 }
 
 impl CellSums {
+    /// Whether a table is summed (the codes and sums are kept).
+    #[inline]
+    pub fn valued(&self) -> bool {
+        self.valued
+    }
+
     /// Sums `values` from now on (none: `None`), rebuilt from the lines' keys and which
     /// cells are empty.
     pub fn rebuild(
@@ -257,28 +232,24 @@ impl CellSums {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::patterns::pattern;
 
     #[test]
-    fn codes_name_the_multiset_of_patterns() {
+    fn codes_count_each_class_in_its_own_digit() {
         assert_eq!(CELL_CODES, 3125);
-        for (i, &p) in ALL_COUNTED.iter().enumerate() {
+        let counted = [
+            Pattern::Live2,
+            Pattern::Dead3,
+            Pattern::Live3,
+            Pattern::Dead4,
+            Pattern::Live4,
+        ];
+        for (i, &p) in counted.iter().enumerate() {
             assert_eq!(pattern_part(p), 5u32.pow(i as u32), "{p:?}");
+            assert_eq!(PATTERN_PARTS[p as usize], pattern_part(p));
         }
-        let code = 2 * pattern_part(Pattern::Live3)
-            + pattern_part(Pattern::Dead4)
-            + pattern_part(Pattern::Dead2);
-        assert_eq!(
-            patterns_of(code),
-            [
-                Some(Pattern::Dead4),
-                Some(Pattern::Live3),
-                Some(Pattern::Live3),
-                None
-            ]
-        );
-        // Four lines of the strongest class still fit below the bound; what is not
-        // counted adds nothing.
-        assert!(4 * pattern_part(Pattern::Live4) < CELL_CODES as u32);
+        // What is not counted adds nothing, and four lines of the strongest class still fit
+        // below the bound: different multisets, different codes.
         for p in [
             Pattern::None,
             Pattern::Dead2,
@@ -286,8 +257,21 @@ mod tests {
             Pattern::Live5,
             Pattern::Six,
         ] {
-            assert_eq!(pattern_part(p), 0, "{p:?}");
+            assert_eq!(PATTERN_PARTS[p as usize], 0, "{p:?}");
         }
-        assert_eq!(cell_code([0; 4]), 0);
+        assert!(4 * pattern_part(Pattern::Live4) < CELL_CODES as u32);
+        // Keys read from real lines: a live three along two lines and a dead four along a
+        // third is two threes' digits and a four's.
+        use crate::rules::patterns::{key_of, parse_line};
+        let key = |text: &str| key_of(&parse_line(text)) as u16;
+        let (three, four) = (key("..OO*..."), key("XOOO*.."));
+        assert_eq!(
+            (pattern(three), pattern(four)),
+            (Pattern::Live3, Pattern::Dead4)
+        );
+        assert_eq!(
+            cell_code([three, three, four, 0]),
+            2 * pattern_part(Pattern::Live3) + pattern_part(Pattern::Dead4)
+        );
     }
 }
