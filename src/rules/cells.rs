@@ -105,6 +105,14 @@ impl Default for CellSums {
     }
 }
 
+/// Adds (`sign` 1) or takes away (-1) the values of `code` to `color`'s sums.
+#[inline]
+fn shift(values: &CellValues, sums: &mut [[i32; 2]; 2], color: usize, code: u32, sign: i32) {
+    let v = values[code as usize];
+    sums[color][0] += sign * v[0] as i32;
+    sums[color][1] += sign * v[1] as i32;
+}
+
 impl CellSums {
     /// Whether a table is summed (the codes and sums are kept).
     #[inline]
@@ -146,9 +154,13 @@ impl CellSums {
     #[inline]
     fn add(&mut self, i: usize, sign: i32) {
         for color in 0..2 {
-            let v = self.values[self.codes[i][color] as usize];
-            self.sums[color][0] += sign * v[0] as i32;
-            self.sums[color][1] += sign * v[1] as i32;
+            shift(
+                self.values,
+                &mut self.sums,
+                color,
+                self.codes[i][color],
+                sign,
+            );
         }
     }
 
@@ -178,9 +190,8 @@ impl CellSums {
             if new != old {
                 self.codes[i][color] = new;
                 if empty {
-                    let (was, now) = (self.values[old as usize], self.values[new as usize]);
-                    self.sums[color][0] += now[0] as i32 - was[0] as i32;
-                    self.sums[color][1] += now[1] as i32 - was[1] as i32;
+                    shift(self.values, &mut self.sums, color, old, -1);
+                    shift(self.values, &mut self.sums, color, new, 1);
                 }
             }
         }
@@ -199,20 +210,15 @@ impl CellSums {
         if !self.valued {
             return sums;
         }
-        let mut shift = |code: u32, color: usize, sign: i32| {
-            let v = self.values[code as usize];
-            sums[color][0] += sign * v[0] as i32;
-            sums[color][1] += sign * v[1] as i32;
-        };
         for i in gone {
             for color in 0..2 {
-                shift(self.codes[i][color], color, -1);
+                shift(self.values, &mut sums, color, self.codes[i][color], -1);
             }
         }
         for &(i, codes) in changed {
             for color in 0..2 {
-                shift(self.codes[i][color], color, -1);
-                shift(codes[color], color, 1);
+                shift(self.values, &mut sums, color, self.codes[i][color], -1);
+                shift(self.values, &mut sums, color, codes[color], 1);
             }
         }
         sums
