@@ -216,9 +216,9 @@ impl CellSums {
             }
         }
         for &(i, codes) in changed {
-            for color in 0..2 {
+            for (color, &code) in codes.iter().enumerate() {
                 shift(self.values, &mut sums, color, self.codes[i][color], -1);
-                shift(self.values, &mut sums, color, codes[color], 1);
+                shift(self.values, &mut sums, color, code, 1);
             }
         }
         sums
