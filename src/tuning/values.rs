@@ -110,17 +110,13 @@ impl Positions {
                 let start = out.keys.len();
                 for side in [me, me.other()] {
                     for c in crate::rules::coord::Cell::all() {
-                        let lines = || (0..4).map(|d| board.line_keys(c, d)[side.index()]);
+                        let lines = [0, 1, 2, 3].map(|d| board.line_keys(c, d)[side.index()]);
                         match features {
                             Features::Lines if board.get(c) == Some(side) => {
-                                out.keys.extend(lines().map(|key| canonical[key as usize]))
+                                out.keys.extend(lines.map(|key| canonical[key as usize]))
                             }
                             Features::Cells if board.is_empty(c) => {
-                                let mut keys = [0u16; 4];
-                                for (k, key) in keys.iter_mut().zip(lines()) {
-                                    *k = key;
-                                }
-                                let code = cell_code(keys);
+                                let code = cell_code(lines);
                                 if code != 0 {
                                     out.keys.push(code);
                                 }
