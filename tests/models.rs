@@ -61,6 +61,10 @@ fn a_ranking_or_evaluation_file_takes_the_embedded_ones_place() {
     assert_eq!(signature(&["--eval", "cells"]), embedded);
     assert_eq!(signature(&["--eval-file", &source("cells.bin")]), embedded);
     assert_ne!(signature(&["--eval", "hand"]), embedded);
+    // So is a network's file, which plays as `--eval net` and not as the cell values.
+    let net = signature(&["--eval", "net"]);
+    assert_eq!(signature(&["--eval-file", &source("net.bin")]), net);
+    assert_ne!(net, embedded);
 
     // The embedded ranking turned upside down: the worst cells first.
     let bytes = std::fs::read(&ranking).expect("the ranking file");

@@ -3,9 +3,10 @@
 //! stands in (`LineValues`, summed by the board; fitted by `connect6 tune eval` on top of
 //! the other two terms and embedded from `eval.bin`).
 
+use crate::engine::cell_eval::{self, CellModel};
 use crate::engine::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 use crate::rules::board::{Board, Color, LineValues, THREAT_STONES};
-use crate::rules::cells::{CELL_CODES, CellValues};
+use crate::rules::cells::{CellSum, CellValues};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::WINDOW;
 use crate::rules::patterns::{KEYS, PATTERN_COUNT};
@@ -26,28 +27,43 @@ pub enum Evaluation {
     /// Pattern and window weights plus a value per cell code of each empty cell, for each
     /// colour: what a stone there would make along its four lines at once.
     Cells,
+    /// Pattern and window weights plus a small network over the same cell codes
+    /// (`cell_eval`).
+    Net,
 }
 
 /// The engine's default, as the command line's (`ModelArgs`).
 static CHOSEN: AtomicU8 = AtomicU8::new(Evaluation::Cells as u8);
 /// The learned values: the embedded file's, unless `install_learned` came first.
 static LEARNED: OnceCell<Box<LineValues>> = OnceCell::new();
-/// The learned cell values: the embedded file's, unless `install_cells` came first.
-static CELLS: OnceCell<Box<CellValues>> = OnceCell::new();
+/// The cell values and the cell network: the embedded files', unless `install_cells` came
+/// first.
+static CELLS: OnceCell<CellModel> = OnceCell::new();
+static NET: OnceCell<CellModel> = OnceCell::new();
 
-fn cells() -> &'static CellValues {
-    CELLS.get_or_init(|| {
-        decode_cells(include_bytes!("cells.bin"))
-            .expect("the embedded cell-value file is checked by a test")
-    })
+fn cell_model(evaluation: Evaluation) -> Option<&'static CellModel> {
+    let embedded = |bytes: &[u8]| {
+        cell_eval::decode(bytes).expect("the embedded cell-evaluation files are checked by a test")
+    };
+    match evaluation {
+        Evaluation::Cells => Some(CELLS.get_or_init(|| embedded(include_bytes!("cells.bin")))),
+        Evaluation::Net => Some(NET.get_or_init(|| embedded(include_bytes!("net.bin")))),
+        Evaluation::Hand | Evaluation::Learned => None,
+    }
 }
 
-/// Makes `values` the cell evaluation's in place of the embedded ones; refused once the
-/// cell evaluation has been read.
-pub fn install_cells(values: Box<CellValues>) -> Result<(), String> {
-    CELLS
-        .set(values)
-        .map_err(|_| "the cell evaluation is already in use".to_string())
+/// Makes `model` the cell evaluation of its kind (`Cells` or `Net`) in place of the
+/// embedded one; refused once that evaluation has been read.
+pub fn install_cells(evaluation: Evaluation, model: CellModel) -> Result<(), String> {
+    match evaluation {
+        Evaluation::Cells => &CELLS,
+        Evaluation::Net => &NET,
+        Evaluation::Hand | Evaluation::Learned => {
+            return Err(format!("{evaluation:?} has no cell model"));
+        }
+    }
+    .set(model)
+    .map_err(|_| "the cell evaluation is already in use".to_string())
 }
 
 fn learned() -> &'static LineValues {
@@ -75,7 +91,7 @@ pub fn choose(evaluation: Evaluation) {
 /// The chosen evaluation.
 pub fn chosen() -> Evaluation {
     let chosen = CHOSEN.load(Ordering::Relaxed);
-    [Evaluation::Learned, Evaluation::Cells]
+    [Evaluation::Learned, Evaluation::Cells, Evaluation::Net]
         .into_iter()
         .find(|&e| e as u8 == chosen)
         .unwrap_or(Evaluation::Hand)
@@ -84,16 +100,25 @@ pub fn chosen() -> Evaluation {
 /// The line values a search's board sums for `evaluation` (none for the hand one).
 pub fn line_values(evaluation: Evaluation) -> Option<&'static LineValues> {
     match evaluation {
-        Evaluation::Hand | Evaluation::Cells => None,
+        Evaluation::Hand | Evaluation::Cells | Evaluation::Net => None,
         Evaluation::Learned => Some(learned()),
     }
 }
 
-/// The cell values a search's board sums for `evaluation` (only the cell one has them).
+/// The cell values a search's board sums for `evaluation` (the cell evaluations' tables).
 pub fn cell_values(evaluation: Evaluation) -> Option<&'static CellValues> {
-    match evaluation {
-        Evaluation::Cells => Some(cells()),
-        Evaluation::Hand | Evaluation::Learned => None,
+    cell_model(evaluation).map(|m| &*m.values)
+}
+
+/// The cell term for sums of the table `values` (a board's): the network reads its own
+/// table's sums, and any other table's (the cell values', a test's) are plain values.
+#[inline]
+fn cell_term(values: Option<&'static CellValues>, mover: &CellSum, waiting: &CellSum) -> i32 {
+    match (values, NET.get()) {
+        (Some(values), Some(net)) if std::ptr::eq(values, &*net.values) => {
+            net.score(mover, waiting)
+        }
+        _ => cell_eval::sum_score(mover, waiting),
     }
 }
 
@@ -106,10 +131,14 @@ pub fn evaluate(board: &Board, me: Color) -> i32 {
             board.as_stones().pure_windows(them),
         )
         + value_term(board.line_value_sums(me), board.line_value_sums(them))
-        + value_term(board.cell_value_sums(me), board.cell_value_sums(them))
+        + cell_term(
+            board.cell_values(),
+            board.cell_value_sums(me),
+            board.cell_value_sums(them),
+        )
 }
 
-/// The line or cell values' part: the mover's summed as to move, less the waiting side's as
+/// The line values' part: the mover's summed as to move, less the waiting side's as
 /// waiting.
 #[inline]
 fn value_term(mine: [i32; 2], theirs: [i32; 2]) -> i32 {
@@ -133,7 +162,11 @@ pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i
     let score = pattern_term(&after.counts[m], &after.counts[w])
         + windows
         + value_term(after.value_sums[m], after.value_sums[w])
-        + value_term(after.cell_sums[m], after.cell_sums[w]);
+        + cell_term(
+            board.cell_values(),
+            &after.cell_sums[m],
+            &after.cell_sums[w],
+        );
     #[cfg(debug_assertions)]
     if crate::rules::board::debug_sample() {
         let mut placed = board.clone();
@@ -239,77 +272,6 @@ pub fn decode(bytes: &[u8]) -> Result<Box<LineValues>, EvalFileError> {
     Ok(values)
 }
 
-/// The head of a cell-value file: a name and a version, then the number of codes with a
-/// value, then for each its code as a little-endian `u32` and its values to move and waiting
-/// as `i16`s. Codes without an entry are worth nothing, as most never occur.
-const CELLS_MAGIC: &[u8; 8] = b"C6CELL01";
-
-/// Why a cell-value file was refused.
-#[derive(Debug, PartialEq, Eq)]
-pub enum CellFileError {
-    NotACellFile,
-    Truncated,
-    CodeOutOfRange(u32),
-}
-
-impl std::fmt::Display for CellFileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            CellFileError::NotACellFile => write!(f, "not a cell-value file (bad header)"),
-            CellFileError::Truncated => write!(f, "a cell-value file cut short or too long"),
-            CellFileError::CodeOutOfRange(code) => {
-                write!(f, "cell code {code} is beyond {}", CELL_CODES - 1)
-            }
-        }
-    }
-}
-
-/// The bytes of a cell-value file holding `values`.
-pub fn encode_cells(values: &CellValues) -> Vec<u8> {
-    let kept: Vec<(usize, &[i16; 2])> = values
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| **v != [0, 0])
-        .collect();
-    let mut out = CELLS_MAGIC.to_vec();
-    out.extend_from_slice(&(kept.len() as u32).to_le_bytes());
-    for (code, v) in kept {
-        out.extend_from_slice(&(code as u32).to_le_bytes());
-        out.extend_from_slice(&v[0].to_le_bytes());
-        out.extend_from_slice(&v[1].to_le_bytes());
-    }
-    out
-}
-
-/// Whether `bytes` claim to be a cell-value file (the other kind is a line-value file).
-pub fn is_cell_file(bytes: &[u8]) -> bool {
-    bytes.starts_with(CELLS_MAGIC)
-}
-
-/// Reads a cell-value file written by `encode_cells`.
-pub fn decode_cells(bytes: &[u8]) -> Result<Box<CellValues>, CellFileError> {
-    let body = bytes
-        .strip_prefix(CELLS_MAGIC.as_slice())
-        .ok_or(CellFileError::NotACellFile)?;
-    let (count, entries) = body.split_at_checked(4).ok_or(CellFileError::Truncated)?;
-    let count = u32::from_le_bytes(count.try_into().expect("four bytes")) as usize;
-    if entries.len() != count.checked_mul(8).ok_or(CellFileError::Truncated)? {
-        return Err(CellFileError::Truncated);
-    }
-    let mut values = crate::rules::cells::zero_cell_values();
-    for e in entries.chunks_exact(8) {
-        let code = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
-        let slot = values
-            .get_mut(code as usize)
-            .ok_or(CellFileError::CodeOutOfRange(code))?;
-        *slot = [
-            i16::from_le_bytes([e[4], e[5]]),
-            i16::from_le_bytes([e[6], e[7]]),
-        ];
-    }
-    Ok(values)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,17 +288,19 @@ mod tests {
         let noisy_cells: &'static CellValues = Box::leak({
             let mut values = crate::rules::cells::zero_cell_values();
             for v in values.iter_mut() {
-                *v = [rng.below(200) as i16 - 100, rng.below(200) as i16 - 100];
+                v[0][0] = rng.below(200) as i16 - 100;
+                v[1][0] = rng.below(200) as i16 - 100;
             }
             values
         });
         let mut checked = 0;
-        for round in 0..3000 {
+        for round in 0..4000 {
             let mut b = Board::new();
-            match round % 3 {
+            match round % 4 {
                 0 => {}
                 1 => b.set_line_values(line_values(Evaluation::Learned)),
-                _ => b.set_cell_values(Some(noisy_cells)),
+                2 => b.set_cell_values(Some(noisy_cells)),
+                _ => b.set_cell_values(cell_values(Evaluation::Net)),
             }
             let (left, top) = (rng.below(12), rng.below(12));
             for i in 0..rng.below(40) {
@@ -382,7 +346,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked > 1000, "{checked}");
+        assert!(checked > 1300, "{checked}");
     }
 
     #[test]
@@ -413,37 +377,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn cell_value_files_round_trip_and_bad_ones_are_refused() {
-        let mut values = crate::rules::cells::zero_cell_values();
-        for (code, v) in values.iter_mut().enumerate().step_by(7) {
-            *v = [(code % 301) as i16 - 150, -((code % 11) as i16)];
-        }
-        let bytes = encode_cells(&values);
-        assert!(is_cell_file(&bytes) && !is_cell_file(&encode(&Box::new([[0; 2]; KEYS]))));
-        assert!(decode_cells(&bytes).unwrap() == values);
-        for cut in [bytes.len() - 1, CELLS_MAGIC.len() + 2] {
-            assert_eq!(
-                decode_cells(&bytes[..cut]).err(),
-                Some(CellFileError::Truncated)
-            );
-        }
-        assert_eq!(
-            decode_cells(b"C6EVAL01").err(),
-            Some(CellFileError::NotACellFile)
-        );
-        let mut beyond = CELLS_MAGIC.to_vec();
-        beyond.extend_from_slice(&1u32.to_le_bytes());
-        beyond.extend_from_slice(&(CELL_CODES as u32).to_le_bytes());
-        beyond.extend_from_slice(&[0; 4]);
-        assert_eq!(
-            decode_cells(&beyond).err(),
-            Some(CellFileError::CodeOutOfRange(CELL_CODES as u32))
-        );
-        // The embedded file reads, and gives some cell code a value.
-        assert!(cells().iter().any(|v| v[0] != 0));
-    }
-
     /// A board that sums the learned values evaluates as the hand evaluation plus the values
     /// of its stones' lines, counted here one by one.
     #[test]
@@ -468,6 +401,33 @@ mod tests {
         }
         assert_ne!(sum, 0);
         assert_eq!(evaluate(&valued, me), evaluate(&plain, me) + sum);
+    }
+
+    /// A board that sums the network's table evaluates as the hand evaluation plus the
+    /// network's head reading the sums, counted here cell by cell.
+    #[test]
+    fn the_network_reads_the_sums_of_the_empty_cells_codes() {
+        use crate::rules::cells::{LANES, add_code, cell_code};
+        let net = cell_model(Evaluation::Net).unwrap();
+        let plain = Board::from_turns("JJ KKLL MMNN OOPP IHGI").unwrap();
+        let mut valued = plain.clone();
+        valued.set_cell_values(cell_values(Evaluation::Net));
+        let mut sums = [[[0i32; LANES]; 2]; 2];
+        for c in Cell::all().filter(|&c| plain.is_empty(c)) {
+            for (color, sum) in sums.iter_mut().enumerate() {
+                let code = cell_code([0, 1, 2, 3].map(|d| plain.line_keys(c, d)[color]));
+                add_code(&net.values, sum, code);
+            }
+        }
+        let me = plain.side_to_move();
+        let term = net.score(&sums[me.index()], &sums[me.other().index()]);
+        assert_ne!(term, 0);
+        assert_eq!(evaluate(&valued, me), evaluate(&plain, me) + term);
+        // And not as plain values: the head is not a sum.
+        assert_ne!(
+            term,
+            cell_eval::sum_score(&sums[me.index()], &sums[me.other().index()])
+        );
     }
 
     #[test]

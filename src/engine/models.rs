@@ -5,6 +5,7 @@
 //! file in their place (as `tune policy` and `tune eval` write them), so that a team can
 //! measure its own fit without building the engine again.
 
+use crate::engine::cell_eval;
 use crate::engine::eval::{self, Evaluation};
 use crate::engine::ranking::{self, Ranking};
 use std::path::{Path, PathBuf};
@@ -12,16 +13,16 @@ use std::path::{Path, PathBuf};
 #[derive(clap::Args, Debug, Clone, PartialEq)]
 pub struct ModelArgs {
     /// The evaluation: `cells` adds to the hand-set terms a fitted value for each empty
-    /// cell's code (the four patterns a stone there would make), `learned` one for each line
-    /// code of each stone.
+    /// cell's code (the four patterns a stone there would make), `net` a small network over
+    /// the same codes, `learned` a value for each line code of each stone.
     #[arg(long, value_enum, value_name = "KIND", default_value = "cells")]
     pub eval: Evaluation,
     /// The cell ranking that picks the stones searched.
     #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
     pub ranking: Ranking,
     /// Read the learned evaluation from FILE (`tune eval`) in place of the embedded one;
-    /// implies `--eval learned`, or `--eval cells` for a file of cell values
-    /// (`tune eval --features cells`).
+    /// implies `--eval learned`, or `--eval cells` or `net` for a file of cell values or a
+    /// cell network (`tune eval --features cells|net`).
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
     /// Read the learned ranking from FILE (`tune policy`) in place of the embedded one;
@@ -33,7 +34,7 @@ pub struct ModelArgs {
 /// An evaluation file's table, by its kind.
 enum EvalTable {
     Lines(Box<crate::rules::board::LineValues>),
-    Cells(Box<crate::rules::cells::CellValues>),
+    Cells(crate::engine::cell_eval::CellModel),
 }
 
 impl ModelArgs {
@@ -51,8 +52,8 @@ impl ModelArgs {
         let eval_values = match &self.eval_file {
             Some(path) => {
                 let bytes = read(path)?;
-                Some(if eval::is_cell_file(&bytes) {
-                    EvalTable::Cells(eval::decode_cells(&bytes).map_err(|e| at(path, &e))?)
+                Some(if cell_eval::is_cell_file(&bytes) {
+                    EvalTable::Cells(cell_eval::decode(&bytes).map_err(|e| at(path, &e))?)
                 } else {
                     EvalTable::Lines(eval::decode(&bytes).map_err(|e| at(path, &e))?)
                 })
@@ -71,9 +72,14 @@ impl ModelArgs {
                 eval::install_learned(values)?;
                 Evaluation::Learned
             }
-            Some(EvalTable::Cells(values)) => {
-                eval::install_cells(values)?;
-                Evaluation::Cells
+            Some(EvalTable::Cells(model)) => {
+                let kind = if model.is_net() {
+                    Evaluation::Net
+                } else {
+                    Evaluation::Cells
+                };
+                eval::install_cells(kind, model)?;
+                kind
             }
             None => self.eval,
         };

@@ -7,7 +7,7 @@ pub use crate::rules::stones::{
     Color, PlaceTurn, RuleError, Stones, THREAT_STONES, WindowSet, windows_in,
 };
 
-use crate::rules::cells::{CellSums, CellValues, PATTERN_PARTS};
+use crate::rules::cells::{CellSum, CellSums, CellValues, PATTERN_PARTS};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot, slot_steps};
 use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
@@ -86,7 +86,7 @@ pub struct LinesAfter {
     pub counts: [[u16; PATTERN_COUNT]; 2],
     pub value_sums: [[i32; 2]; 2],
     /// The cell-value sums (`Board::cell_value_sums`).
-    pub cell_sums: [[i32; 2]; 2],
+    pub cell_sums: [CellSum; 2],
 }
 
 /// The table of a board that sums no values.
@@ -184,8 +184,14 @@ impl Board {
     /// The cell values summed over the empty cells' codes seen from `color`:
     /// `[as the side to move, as waiting]`.
     #[inline]
-    pub fn cell_value_sums(&self, color: Color) -> [i32; 2] {
+    pub fn cell_value_sums(&self, color: Color) -> &CellSum {
         self.cells.sums(color.index())
+    }
+
+    /// The table of cell values summed, if any.
+    #[inline]
+    pub fn cell_values(&self) -> Option<&'static CellValues> {
+        self.cells.values()
     }
 
     /// Sums `values` over the stones from now on (in place of the table before); `None`:
@@ -499,9 +505,9 @@ impl Board {
     /// read without placing them: the empty cells on their lines move to new codes (a cell
     /// on the lines of both, in two directions, takes both changes; on one line through
     /// both, both stones' digits at once), and `a` and `b` no longer count.
-    fn cell_sums_after(&self, a: Cell, b: Cell, color: Color) -> [[i32; 2]; 2] {
+    fn cell_sums_after(&self, a: Cell, b: Cell, color: Color) -> [CellSum; 2] {
         if !self.cells.valued() {
-            return [self.cells.sums(0), self.cells.sums(1)];
+            return [*self.cells.sums(0), *self.cells.sums(1)];
         }
         let g = &*GEOMETRY;
         let table: &[Pattern; KEYS] = &PATTERNS;
@@ -783,23 +789,21 @@ mod tests {
     /// cells, of each colour's code's values, the codes read afresh from the four lines.
     #[test]
     fn cell_value_sums_follow_the_stones() {
-        use crate::rules::cells::{cell_code, zero_cell_values};
+        use crate::rules::cells::{LANES, add_code, cell_code, zero_cell_values};
         let mut rng = crate::rng::Rng::new(3);
         let values: &'static CellValues = Box::leak({
             let mut v = zero_cell_values();
-            for x in v.iter_mut() {
-                *x = [rng.below(100) as i16 - 50, rng.below(100) as i16 - 50];
+            for x in v.iter_mut().flatten().flatten() {
+                *x = rng.below(100) as i16 - 50;
             }
             v
         });
         let recount = |b: &Board| {
-            let mut sums = [[0i32; 2]; 2];
+            let mut sums = [[[0i32; LANES]; 2]; 2];
             for c in Cell::all().filter(|&c| b.is_empty(c)) {
                 for (color, sum) in sums.iter_mut().enumerate() {
                     let keys = [0, 1, 2, 3].map(|d| b.line_keys(c, d)[color]);
-                    let v = values[cell_code(keys) as usize];
-                    sum[0] += v[0] as i32;
-                    sum[1] += v[1] as i32;
+                    add_code(values, sum, cell_code(keys));
                 }
             }
             sums
@@ -816,11 +820,11 @@ mod tests {
             } else if let Some(c) = placed.pop() {
                 b.remove(c);
             }
-            let kept = [Color::Black, Color::White].map(|c| b.cell_value_sums(c));
+            let kept = [Color::Black, Color::White].map(|c| *b.cell_value_sums(c));
             assert_eq!(kept, recount(&b), "after {} stones", b.stone_total());
         }
-        assert!(recount(&b) != [[0; 2]; 2]);
+        assert!(recount(&b) != [[[0; LANES]; 2]; 2]);
         b.set_cell_values(None);
-        assert_eq!(b.cell_value_sums(Color::Black), [0, 0]);
+        assert_eq!(*b.cell_value_sums(Color::Black), [[0; LANES]; 2]);
     }
 }

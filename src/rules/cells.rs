@@ -22,6 +22,9 @@ const COUNTED: usize = 5;
 /// Distinct cell codes: a base-5 digit per counted class.
 pub const CELL_CODES: usize = 5usize.pow(COUNTED as u32);
 
+/// Numbers per code and side in the cell network's table (`engine::eval`).
+pub const LANES: usize = 8;
+
 /// What a line whose pattern is `p` adds to a cell's code.
 pub const fn pattern_part(p: Pattern) -> u32 {
     match p {
@@ -67,17 +70,24 @@ pub fn cell_code(keys: [u16; 4]) -> u32 {
 }
 
 /// Values of an empty cell by its code seen from one colour: `[0]` when that colour is to
-/// move, `[1]` when it waits. The board keeps their sums over the empty cells for each
-/// colour; what they mean is up to the table's owner (the engine's learned evaluation).
-pub type CellValues = [[i16; 2]; CELL_CODES];
+/// move, `[1]` when it waits, each a vector of `LANES` numbers. The board keeps their sums
+/// over the empty cells for each colour; what they mean is up to the table's owner (the
+/// engine's learned evaluation: a plain sum in lane 0, or a network's first layer).
+pub type CellValues = [[Lanes<i16>; 2]; CELL_CODES];
+
+/// One number per lane.
+pub type Lanes<T> = [T; LANES];
+
+/// One colour's sums of a table of cell values: as to move, as waiting.
+pub type CellSum = [Lanes<i32>; 2];
 
 /// A table of cell values, every one zero.
 pub fn zero_cell_values() -> Box<CellValues> {
-    Box::new([[0; 2]; CELL_CODES])
+    Box::new([[[0; LANES]; 2]; CELL_CODES])
 }
 
 /// The table of a board that sums no cell values.
-static NO_CELL_VALUES: CellValues = [[0; 2]; CELL_CODES];
+static NO_CELL_VALUES: CellValues = [[[0; LANES]; 2]; CELL_CODES];
 
 /// A board's cell codes and the sums of a table of values over its empty cells: the board
 /// calls it as stones come and go (`Board::set_cell_values` switches it on).
@@ -91,7 +101,7 @@ pub struct CellSums {
     codes: [[u32; 2]; crate::rules::coord::CELLS],
     /// Per colour: the values of its codes summed over the empty cells, as to move and as
     /// waiting.
-    sums: [[i32; 2]; 2],
+    sums: [CellSum; 2],
 }
 
 impl Default for CellSums {
@@ -100,17 +110,29 @@ impl Default for CellSums {
             values: &NO_CELL_VALUES,
             valued: false,
             codes: [[0; 2]; crate::rules::coord::CELLS],
-            sums: [[0; 2]; 2],
+            sums: [[[0; LANES]; 2]; 2],
         }
     }
 }
 
-/// Adds (`sign` 1) or takes away (-1) the values of `code` to `color`'s sums.
+/// Adds the values of `code` to `sum` (`ADD`), or takes them away.
 #[inline]
-fn shift(values: &CellValues, sums: &mut [[i32; 2]; 2], color: usize, code: u32, sign: i32) {
-    let v = values[code as usize];
-    sums[color][0] += sign * v[0] as i32;
-    sums[color][1] += sign * v[1] as i32;
+fn shift<const ADD: bool>(values: &CellValues, sum: &mut CellSum, code: u32) {
+    let v = &values[code as usize];
+    for role in 0..2 {
+        for (s, &x) in sum[role].iter_mut().zip(&v[role]) {
+            if ADD {
+                *s += x as i32;
+            } else {
+                *s -= x as i32;
+            }
+        }
+    }
+}
+
+/// Adds the values of `code` to `sum`: what the board does for each empty cell.
+pub fn add_code(values: &CellValues, sum: &mut CellSum, code: u32) {
+    shift::<true>(values, sum, code);
 }
 
 impl CellSums {
@@ -139,28 +161,22 @@ impl CellSums {
                 self.codes[i][color] = cell_code(lines.map(|k| k[color]));
             }
             if is_empty(i) {
-                self.add(i, 1);
+                self.add::<true>(i);
             }
         }
     }
 
     /// The sums for the colour of index `color`: `[as to move, as waiting]`.
     #[inline]
-    pub fn sums(&self, color: usize) -> [i32; 2] {
-        self.sums[color]
+    pub fn sums(&self, color: usize) -> &CellSum {
+        &self.sums[color]
     }
 
-    /// Adds (`sign` 1) or takes away (-1) the values of cell `i`'s codes.
+    /// Adds the values of cell `i`'s codes (`ADD`), or takes them away.
     #[inline]
-    fn add(&mut self, i: usize, sign: i32) {
+    fn add<const ADD: bool>(&mut self, i: usize) {
         for color in 0..2 {
-            shift(
-                self.values,
-                &mut self.sums,
-                color,
-                self.codes[i][color],
-                sign,
-            );
+            shift::<ADD>(self.values, &mut self.sums[color], self.codes[i][color]);
         }
     }
 
@@ -168,7 +184,7 @@ impl CellSums {
     #[inline]
     pub fn occupy(&mut self, i: usize) {
         if self.valued {
-            self.add(i, -1);
+            self.add::<false>(i);
         }
     }
 
@@ -176,7 +192,7 @@ impl CellSums {
     #[inline]
     pub fn vacate(&mut self, i: usize) {
         if self.valued {
-            self.add(i, 1);
+            self.add::<true>(i);
         }
     }
 
@@ -190,8 +206,8 @@ impl CellSums {
             if new != old {
                 self.codes[i][color] = new;
                 if empty {
-                    shift(self.values, &mut self.sums, color, old, -1);
-                    shift(self.values, &mut self.sums, color, new, 1);
+                    shift::<false>(self.values, &mut self.sums[color], old);
+                    shift::<true>(self.values, &mut self.sums[color], new);
                 }
             }
         }
@@ -205,20 +221,20 @@ impl CellSums {
 
     /// What `sums` would be with the cells in `gone` occupied and the codes of the empty
     /// cells in `changed` moved to the codes given.
-    pub fn sums_with(&self, gone: [usize; 2], changed: &[(usize, [u32; 2])]) -> [[i32; 2]; 2] {
+    pub fn sums_with(&self, gone: [usize; 2], changed: &[(usize, [u32; 2])]) -> [CellSum; 2] {
         let mut sums = self.sums;
         if !self.valued {
             return sums;
         }
         for i in gone {
-            for color in 0..2 {
-                shift(self.values, &mut sums, color, self.codes[i][color], -1);
+            for (color, sum) in sums.iter_mut().enumerate() {
+                shift::<false>(self.values, sum, self.codes[i][color]);
             }
         }
         for &(i, codes) in changed {
-            for (color, &code) in codes.iter().enumerate() {
-                shift(self.values, &mut sums, color, self.codes[i][color], -1);
-                shift(self.values, &mut sums, color, code, 1);
+            for (color, (sum, &code)) in sums.iter_mut().zip(&codes).enumerate() {
+                shift::<false>(self.values, sum, self.codes[i][color]);
+                shift::<true>(self.values, sum, code);
             }
         }
         sums

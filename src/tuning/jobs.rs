@@ -315,7 +315,8 @@ pub struct EvalArgs {
     #[arg(long, value_name = "N", default_value_t = values::EPOCHS,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub epochs: usize,
-    /// Adagrad's step size [default: 0.002 for line values, 0.03 for cell values].
+    /// Adagrad's step size [default: 0.002 for line values, 0.03 for cell values, 0.01 for
+    /// the cell network].
     #[arg(long, value_name = "R", value_parser = positive)]
     pub rate: Option<f64>,
     /// The L2 penalty on the values, in logits, per position.
@@ -324,8 +325,8 @@ pub struct EvalArgs {
     /// Hold out every M-th game, to measure the fit on and keep its best pass (0: none).
     #[arg(long, value_name = "M", default_value_t = values::HOLDOUT_EVERY)]
     pub holdout: usize,
-    /// What the values belong to: each stone's line codes (`--eval learned`), or each empty
-    /// cell's code (`--eval cells`).
+    /// What the values belong to: each stone's line codes (`--eval learned`), each empty
+    /// cell's code (`--eval cells`), or the same codes read by a small network (`--eval net`).
     #[arg(long, value_enum, value_name = "KIND", default_value = "lines")]
     pub features: values::Features,
     /// The game result's weight in the label of a position whose search score the games
@@ -748,6 +749,9 @@ fn fit_values(a: &EvalArgs) -> Result<(), String> {
             1.0 - a.blend
         );
     }
+    if a.features == values::Features::Net {
+        return fit_net(a, &games, &positions, began);
+    }
     let (model, report) = values::fit(
         &positions,
         super::fit::ENGINE_TABLE_K,
@@ -762,6 +766,43 @@ fn fit_values(a: &EvalArgs) -> Result<(), String> {
     println!(
         "{} games, {} positions; kept pass {} of {}: training loss {train:.4}, held-out \
          {test:.4} (hand evaluation alone {:.4}); {} written ({:.1} s)",
+        games.len(),
+        positions.len(),
+        report.kept,
+        report.passes.len(),
+        report.hand_test,
+        a.out.display(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Fits the cell network and writes its file (`fit_values` with `--features net`).
+fn fit_net(
+    a: &EvalArgs,
+    games: &[super::games::GameTurns],
+    positions: &values::Positions,
+    began: Instant,
+) -> Result<(), String> {
+    let k = super::fit::ENGINE_TABLE_K;
+    let (net, report) = super::net::fit(
+        positions,
+        k,
+        a.epochs,
+        a.rate.unwrap_or(a.features.rate()),
+        a.lambda,
+        a.holdout,
+        pass_progress(began),
+    );
+    let model = net.model(positions);
+    let held = |g: usize| a.holdout == 0 || g % a.holdout == a.holdout - 1;
+    let integer = super::net::model_loss(&model, positions, k, held);
+    std::fs::write(&a.out, model.encode()).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let (train, test) = report.passes[report.kept - 1];
+    println!(
+        "{} games, {} positions; kept pass {} of {}: training loss {train:.4}, held-out \
+         {test:.4}, in the engine's integers {integer:.4} (hand evaluation alone {:.4}); \
+         {} written ({:.1} s)",
         games.len(),
         positions.len(),
         report.kept,

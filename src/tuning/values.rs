@@ -18,7 +18,8 @@
 
 use super::games::GameTurns;
 use super::is_quiet;
-use crate::engine::eval::{WIN_BOUND, encode, encode_cells, evaluate};
+use crate::engine::cell_eval::CellModel;
+use crate::engine::eval::{WIN_BOUND, encode, evaluate};
 use crate::engine::ranking::mirrored;
 use crate::rules::board::{Board, LineValues};
 use crate::rules::cells::{CELL_CODES, CellValues, cell_code};
@@ -31,6 +32,9 @@ pub const EPOCHS: usize = 40;
 pub const RATE: f64 = 0.002;
 /// Adagrad's step for cell values: far fewer values, each seen far more often.
 pub const CELL_RATE: f64 = 0.03;
+/// Adagrad's step for the cell network (`net`): every weight of its head moves with every
+/// position.
+pub const NET_RATE: f64 = 0.01;
 pub const LAMBDA: f64 = 1e-6;
 pub const HOLDOUT_EVERY: usize = 10;
 
@@ -41,6 +45,8 @@ pub enum Features {
     Lines,
     /// A value per cell code of each empty cell (`--eval cells`).
     Cells,
+    /// A vector per cell code of each empty cell, read by a small network (`--eval net`).
+    Net,
 }
 
 impl Features {
@@ -49,6 +55,7 @@ impl Features {
         match self {
             Features::Lines => RATE,
             Features::Cells => CELL_RATE,
+            Features::Net => NET_RATE,
         }
     }
 
@@ -56,7 +63,7 @@ impl Features {
     fn codes(self) -> usize {
         match self {
             Features::Lines => KEYS,
-            Features::Cells => CELL_CODES,
+            Features::Cells | Features::Net => CELL_CODES,
         }
     }
 }
@@ -115,7 +122,7 @@ impl Positions {
                             Features::Lines if board.get(c) == Some(side) => {
                                 out.keys.extend(lines.map(|key| canonical[key as usize]))
                             }
-                            Features::Cells if board.is_empty(c) => {
+                            Features::Cells | Features::Net if board.is_empty(c) => {
                                 let code = cell_code(lines);
                                 if code != 0 {
                                     out.keys.push(code);
@@ -172,6 +179,35 @@ impl Positions {
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
+
+    /// Which features the positions were read with.
+    pub fn features(&self) -> Features {
+        self.features
+    }
+
+    /// Every position: its game, its label, the hand evaluation in points, and the mover's
+    /// and the waiting side's keys.
+    pub(super) fn samples(&self) -> impl Iterator<Item = Sample<'_>> {
+        self.rows.iter().map(|row| {
+            let (mine, theirs) = self.keys[row.start..row.end].split_at(row.mover_keys);
+            Sample {
+                game: row.game,
+                target: row.target,
+                hand: row.hand,
+                mine,
+                theirs,
+            }
+        })
+    }
+}
+
+/// One position as a model other than `Model` reads it (`net`).
+pub(super) struct Sample<'a> {
+    pub game: usize,
+    pub target: f64,
+    pub hand: f64,
+    pub mine: &'a [u32],
+    pub theirs: &'a [u32],
 }
 
 /// Calls `f` with each position of `g` that the fit samples: the quiet ones after the
@@ -288,10 +324,11 @@ impl Model {
 
     /// The cell values in evaluation points, for every code (a cell-value model's).
     pub fn cell_values(&self) -> Box<CellValues> {
-        assert_eq!(self.features, Features::Cells);
+        assert_ne!(self.features, Features::Lines);
         let mut values = crate::rules::cells::zero_cell_values();
         for (code, v) in values.iter_mut().enumerate() {
-            *v = [self.points(code), self.points(CELL_CODES + code)];
+            v[0][0] = self.points(code);
+            v[1][0] = self.points(CELL_CODES + code);
         }
         values
     }
@@ -300,7 +337,7 @@ impl Model {
     pub fn to_file(&self) -> Vec<u8> {
         match self.features {
             Features::Lines => encode(&self.values()),
-            Features::Cells => encode_cells(&self.cell_values()),
+            Features::Cells | Features::Net => CellModel::sum(self.cell_values()).encode(),
         }
     }
 }
@@ -357,7 +394,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::eval::decode_cells;
+    use crate::engine::cell_eval;
     use crate::rules::board::Color;
     use crate::tuning::fit::ENGINE_TABLE_K;
     use crate::tuning::games::read_game_turns;
@@ -530,6 +567,6 @@ mod tests {
             "{} {points}",
             evaluate(&board, me)
         );
-        assert!(decode_cells(&model.to_file()).unwrap()[..] == values[..]);
+        assert!(cell_eval::decode(&model.to_file()).unwrap().values[..] == values[..]);
     }
 }
