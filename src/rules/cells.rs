@@ -96,6 +96,8 @@ pub struct CellSums {
     values: &'static CellValues,
     /// False for `NO_CELL_VALUES`: then nothing is kept, and every sum stays zero.
     valued: bool,
+    /// Whether some value is outside lane 0 (a network's table, not plain values).
+    wide: bool,
     /// Every cell's code seen from each colour (kept for stones too: a stone removed leaves
     /// its cell's code as it was).
     codes: [[u32; 2]; crate::rules::coord::CELLS],
@@ -109,16 +111,28 @@ impl Default for CellSums {
         CellSums {
             values: &NO_CELL_VALUES,
             valued: false,
+            wide: false,
             codes: [[0; 2]; crate::rules::coord::CELLS],
             sums: [[[0; LANES]; 2]; 2],
         }
     }
 }
 
-/// Adds the values of `code` to `sum` (`ADD`), or takes them away.
+/// Adds the values of `code` to `sum` (`ADD`), or takes them away; in lane 0 alone unless
+/// the table is `wide`, since its other lanes are all zero.
 #[inline]
-fn shift<const ADD: bool>(values: &CellValues, sum: &mut CellSum, code: u32) {
+fn shift<const ADD: bool>(values: &CellValues, sum: &mut CellSum, code: u32, wide: bool) {
     let v = &values[code as usize];
+    if !wide {
+        for role in 0..2 {
+            if ADD {
+                sum[role][0] += v[role][0] as i32;
+            } else {
+                sum[role][0] -= v[role][0] as i32;
+            }
+        }
+        return;
+    }
     for role in 0..2 {
         for (s, &x) in sum[role].iter_mut().zip(&v[role]) {
             if ADD {
@@ -132,7 +146,7 @@ fn shift<const ADD: bool>(values: &CellValues, sum: &mut CellSum, code: u32) {
 
 /// Adds the values of `code` to `sum`: what the board does for each empty cell.
 pub fn add_code(values: &CellValues, sum: &mut CellSum, code: u32) {
-    shift::<true>(values, sum, code);
+    shift::<true>(values, sum, code, true);
 }
 
 impl CellSums {
@@ -156,6 +170,10 @@ impl CellSums {
         };
         self.values = values;
         self.valued = true;
+        self.wide = values
+            .iter()
+            .flatten()
+            .any(|lanes| lanes[1..].iter().any(|&x| x != 0));
         for (i, lines) in keys.iter().enumerate() {
             for color in 0..2 {
                 self.codes[i][color] = cell_code(lines.map(|k| k[color]));
@@ -176,7 +194,12 @@ impl CellSums {
     #[inline]
     fn add<const ADD: bool>(&mut self, i: usize) {
         for color in 0..2 {
-            shift::<ADD>(self.values, &mut self.sums[color], self.codes[i][color]);
+            shift::<ADD>(
+                self.values,
+                &mut self.sums[color],
+                self.codes[i][color],
+                self.wide,
+            );
         }
     }
 
@@ -206,8 +229,8 @@ impl CellSums {
             if new != old {
                 self.codes[i][color] = new;
                 if empty {
-                    shift::<false>(self.values, &mut self.sums[color], old);
-                    shift::<true>(self.values, &mut self.sums[color], new);
+                    shift::<false>(self.values, &mut self.sums[color], old, self.wide);
+                    shift::<true>(self.values, &mut self.sums[color], new, self.wide);
                 }
             }
         }
@@ -228,13 +251,13 @@ impl CellSums {
         }
         for i in gone {
             for (color, sum) in sums.iter_mut().enumerate() {
-                shift::<false>(self.values, sum, self.codes[i][color]);
+                shift::<false>(self.values, sum, self.codes[i][color], self.wide);
             }
         }
         for &(i, codes) in changed {
             for (color, (sum, &code)) in sums.iter_mut().zip(&codes).enumerate() {
-                shift::<false>(self.values, sum, self.codes[i][color]);
-                shift::<true>(self.values, sum, code);
+                shift::<false>(self.values, sum, self.codes[i][color], self.wide);
+                shift::<true>(self.values, sum, code, self.wide);
             }
         }
         sums
@@ -247,7 +270,10 @@ impl CellSums {
 
     /// Whether the kept state equals `other`'s (a recount's).
     pub fn same_as(&self, other: &CellSums) -> bool {
-        self.valued == other.valued && self.codes == other.codes && self.sums == other.sums
+        self.valued == other.valued
+            && self.wide == other.wide
+            && self.codes == other.codes
+            && self.sums == other.sums
     }
 }
 
