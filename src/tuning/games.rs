@@ -100,6 +100,31 @@ impl GameTurns {
         self.opening.max(FIRST_SAMPLED_TURN)
     }
 
+    /// The game's line in a games file: its result, its turns with the opening's marker
+    /// (when it has one) and their scores, as `read_game_turns` reads them.
+    pub fn line(&self) -> String {
+        let result = match self.black_result {
+            r if r == 1.0 => "1",
+            r if r == 0.0 => "0",
+            _ => "0.5",
+        };
+        let mut words = vec![result.to_string()];
+        for (k, turn) in self.turns.iter().enumerate() {
+            if k == self.opening && self.opening > 0 {
+                words.push("/".to_string());
+            }
+            let turn = turn.to_protocol(false);
+            words.push(match self.scores.get(k).copied().flatten() {
+                Some(score) => format!("{turn}:{score}"),
+                None => turn,
+            });
+        }
+        if self.opening == self.turns.len() && self.opening > 0 {
+            words.push("/".to_string());
+        }
+        words.join(" ")
+    }
+
     /// The game's result for `color`: 1 a win, 0 a loss, 0.5 a draw.
     pub fn result_for(&self, color: Color) -> f64 {
         match color {

@@ -81,6 +81,9 @@ pub enum Job {
     /// Play the engine against itself at a node limit; write the games as a games file.
     #[command(name = "selfplay")]
     SelfPlay(SelfPlayArgs),
+    /// Give every position a fit samples in games files the score of a fixed-node search;
+    /// write them as a games file.
+    Label(LabelArgs),
     /// Write two-turn match openings: black's JJ and a white pair near it.
     Openings(OpeningsArgs),
     /// Extend two-turn openings to three turns with black's best pairs.
@@ -107,6 +110,7 @@ impl Job {
             Job::Games(_) => "games",
             Job::Fit(_) => "fit",
             Job::SelfPlay(_) => "selfplay",
+            Job::Label(_) => "label",
             Job::Openings(_) => "openings",
             Job::Replies(_) => "replies",
             Job::DefenceSuite(_) => "defence-suite",
@@ -206,6 +210,26 @@ pub struct SelfPlayArgs {
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,
     /// The ranking and evaluation both sides play with.
+    #[command(flatten)]
+    pub models: crate::engine::models::ModelArgs,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct LabelArgs {
+    /// Games files (`tune records`, `tests/data/fit-games.txt`).
+    #[arg(required = true, value_name = "GAMES")]
+    pub games: Vec<PathBuf>,
+    /// The games file to write.
+    #[arg(long, value_name = "GAMES")]
+    pub out: PathBuf,
+    /// Main-search nodes per position.
+    #[arg(long, value_name = "N", default_value_t = 20_000,
+          value_parser = clap::value_parser!(u64).range(4..))]
+    pub nodes: u64,
+    /// Games labelled at once [default: the machine's cores].
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+    /// The ranking and evaluation the search plays with.
     #[command(flatten)]
     pub models: crate::engine::models::ModelArgs,
 }
@@ -381,6 +405,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
         Job::Games(a) => generate(&a),
         Job::Fit(a) => fit(&a.fit, &a.data, false),
         Job::SelfPlay(a) => self_play_file(&a),
+        Job::Label(a) => label_file(&a),
         Job::Openings(a) => openings(&a),
         Job::Replies(a) => replies(&a),
         Job::DefenceSuite(a) => defence_suite_file(&a),
@@ -397,14 +422,47 @@ pub fn run(args: TuneArgs) -> ExitCode {
     }
 }
 
+/// Worker threads: as asked, or one per core.
+fn worker_threads(asked: Option<u64>) -> usize {
+    asked.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    )
+}
+
+/// Labels the games files' positions with a search's scores and writes them as one file.
+fn label_file(a: &LabelArgs) -> Result<(), String> {
+    a.models.apply()?;
+    let games = read_games_files(&a.games)?;
+    let out = a.out.display();
+    let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
+    let mut writer = BufWriter::new(file);
+    let began = Instant::now();
+    super::label::label(
+        &games,
+        a.nodes,
+        worker_threads(a.threads),
+        &mut writer,
+        |n| {
+            if n % 100 == 0 {
+                eprintln!("{n} games, {:.0} s", began.elapsed().as_secs_f64());
+            }
+        },
+    )
+    .map_err(|e| format!("{out}: {e}"))?;
+    println!(
+        "{} games labelled in {out} ({:.1} s)",
+        games.len(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// Plays the self-play games and writes them as a games file.
 fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
     a.models.apply()?;
     let openings = crate::arena::openings::load(&a.openings).map_err(|e| e.to_string())?;
-    let threads = a.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    );
+    let threads = worker_threads(a.threads);
     let config = SelfPlayConfig {
         games: a.games,
         seed: a.seed,
@@ -874,6 +932,15 @@ mod tests {
         };
         assert_eq!((e.games.len(), e.blend), (2, 0.25));
         assert_eq!(e.features, values::Features::Cells);
+        let Job::Label(l) = parse("label g h --out l.txt").unwrap() else {
+            panic!("label")
+        };
+        assert_eq!((l.games.len(), l.nodes, l.threads), (2, 20_000, None));
+        assert!(parse("label g --out l.txt --nodes 2").is_err());
+        assert!(
+            parse("label --out l.txt").is_err(),
+            "games files are required"
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod defence;
 pub mod fit;
 pub mod games;
 pub mod jobs;
+pub mod label;
 pub mod net;
 pub mod policy;
 pub mod selfplay;
