@@ -103,10 +103,12 @@ impl GameTurns {
     /// The game's line in a games file: its result, its turns with the opening's marker
     /// (when it has one) and their scores, as `read_game_turns` reads them.
     pub fn line(&self) -> String {
-        let result = match self.black_result {
-            r if r == 1.0 => "1",
-            r if r == 0.0 => "0",
-            _ => "0.5",
+        let result = if self.black_result == 1.0 {
+            "1"
+        } else if self.black_result == 0.0 {
+            "0"
+        } else {
+            "0.5"
         };
         let mut words = vec![result.to_string()];
         for (k, turn) in self.turns.iter().enumerate() {

@@ -807,60 +807,50 @@ fn fit_values(a: &EvalArgs) -> Result<(), String> {
             1.0 - a.blend
         );
     }
-    if a.features == values::Features::Net {
-        return fit_net(a, &games, &positions, began);
-    }
-    let (model, report) = values::fit(
-        &positions,
-        super::fit::ENGINE_TABLE_K,
-        a.epochs,
-        a.rate.unwrap_or(a.features.rate()),
-        a.lambda,
-        a.holdout,
-        pass_progress(began),
-    );
-    std::fs::write(&a.out, model.to_file()).map_err(|e| format!("{}: {e}", a.out.display()))?;
-    let (train, test) = report.passes[report.kept - 1];
-    println!(
-        "{} games, {} positions; kept pass {} of {}: training loss {train:.4}, held-out \
-         {test:.4} (hand evaluation alone {:.4}); {} written ({:.1} s)",
-        games.len(),
-        positions.len(),
-        report.kept,
-        report.passes.len(),
-        report.hand_test,
-        a.out.display(),
-        began.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-/// Fits the cell network and writes its file (`fit_values` with `--features net`).
-fn fit_net(
-    a: &EvalArgs,
-    games: &[super::games::GameTurns],
-    positions: &values::Positions,
-    began: Instant,
-) -> Result<(), String> {
     let k = super::fit::ENGINE_TABLE_K;
-    let (net, report) = super::net::fit(
-        positions,
-        k,
+    let settings = (
         a.epochs,
         a.rate.unwrap_or(a.features.rate()),
         a.lambda,
         a.holdout,
-        pass_progress(began),
     );
-    let model = net.model(positions);
-    let held = |g: usize| a.holdout == 0 || g % a.holdout == a.holdout - 1;
-    let integer = super::net::model_loss(&model, positions, k, held);
-    std::fs::write(&a.out, model.encode()).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let (epochs, rate, lambda, holdout) = settings;
+    // The file's bytes, the fit's report, and for the network its held-out loss in the
+    // engine's integers.
+    let (bytes, report, integer) = if a.features == values::Features::Net {
+        let (net, report) = super::net::fit(
+            &positions,
+            k,
+            epochs,
+            rate,
+            lambda,
+            holdout,
+            pass_progress(began),
+        );
+        let model = net.model(&positions);
+        let held = |g: usize| holdout == 0 || values::held_out(g, holdout);
+        let integer = super::net::model_loss(&model, &positions, k, held);
+        (model.encode(), report, Some(integer))
+    } else {
+        let (model, report) = values::fit(
+            &positions,
+            k,
+            epochs,
+            rate,
+            lambda,
+            holdout,
+            pass_progress(began),
+        );
+        (model.to_file(), report, None)
+    };
+    std::fs::write(&a.out, bytes).map_err(|e| format!("{}: {e}", a.out.display()))?;
     let (train, test) = report.passes[report.kept - 1];
+    let integer = integer.map_or(String::new(), |l| {
+        format!(", in the engine's integers {l:.4}")
+    });
     println!(
         "{} games, {} positions; kept pass {} of {}: training loss {train:.4}, held-out \
-         {test:.4}, in the engine's integers {integer:.4} (hand evaluation alone {:.4}); \
-         {} written ({:.1} s)",
+         {test:.4}{integer} (hand evaluation alone {:.4}); {} written ({:.1} s)",
         games.len(),
         positions.len(),
         report.kept,

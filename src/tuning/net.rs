@@ -14,7 +14,7 @@
 //! network output), Adagrad one position at a time, every `holdout`-th game held out and
 //! the best pass kept. It starts from small seeded random weights, so it is reproducible.
 
-use super::values::{FitReport, Positions};
+use super::values::{FitReport, Passes, Positions, fit_passes, held_out};
 use crate::engine::cell_eval::{
     CellModel, HIDDEN, INPUT_LIMIT, INPUTS, NetHead, OUT_SHIFT, W1_LIMIT,
 };
@@ -222,6 +222,15 @@ pub fn model_loss(model: &CellModel, p: &Positions, k: f64, take: impl Fn(usize)
     loss / count.max(1) as f64
 }
 
+impl Passes for Net {
+    fn pass(&mut self, p: &Positions, take: &dyn Fn(usize) -> bool, rate: f64, lambda: f64) -> f64 {
+        Net::pass(self, p, take, rate, lambda)
+    }
+    fn weights(&mut self) -> &mut Vec<f64> {
+        &mut self.weights
+    }
+}
+
 /// Fits a network to `positions` (read with cell features) with the scale `k`, holding out
 /// every `holdout_every`-th game (0: none, and the last pass is kept).
 pub fn fit(
@@ -231,36 +240,19 @@ pub fn fit(
     rate: f64,
     lambda: f64,
     holdout_every: usize,
-    mut progress: impl FnMut(usize, f64, f64),
+    progress: impl FnMut(usize, f64, f64),
 ) -> (Net, FitReport) {
-    let held = move |g: usize| holdout_every > 0 && g % holdout_every == holdout_every - 1;
     let mut net = Net::new(k, SEED);
     let mut hand = Net::new(k, SEED);
     hand.weights.iter_mut().for_each(|w| *w = 0.0);
-    let hand_test = hand.pass(positions, held, 0.0, 0.0);
-    let mut report = FitReport {
+    let hand_test = hand.pass(positions, |g| held_out(g, holdout_every), 0.0, 0.0);
+    let report = fit_passes(
+        &mut net,
+        positions,
+        (epochs, rate, lambda, holdout_every),
         hand_test,
-        passes: Vec::new(),
-        kept: 0,
-    };
-    let mut best: Option<(f64, Vec<f64>)> = None;
-    for epoch in 0..epochs {
-        let train = net.pass(positions, |g| !held(g), rate, lambda);
-        let test = if holdout_every == 0 {
-            train
-        } else {
-            net.pass(positions, held, 0.0, 0.0)
-        };
-        progress(epoch + 1, train, test);
-        report.passes.push((train, test));
-        if best.as_ref().is_none_or(|(l, _)| test < *l) {
-            best = Some((test, net.weights.clone()));
-            report.kept = epoch + 1;
-        }
-    }
-    if let Some((_, weights)) = best {
-        net.weights = weights;
-    }
+        progress,
+    );
     (net, report)
 }
 
@@ -269,23 +261,16 @@ mod tests {
     use super::*;
     use crate::tuning::fit::ENGINE_TABLE_K;
     use crate::tuning::games::{GameTurns, read_game_turns};
-    use crate::tuning::values::{EPOCHS, Features, HOLDOUT_EVERY, LAMBDA, NET_RATE};
+    use crate::tuning::values::{
+        EPOCHS, Features, HOLDOUT_EVERY, LAMBDA, NET_RATE, embedded_fit_positions,
+    };
 
     /// The engine's `net.bin` is what `tune eval --features net --blend 0.5` makes of the
     /// match games and the two self-play files (the command in docs/tuning.md), and it
     /// predicts the held-out games far better than the hand evaluation.
     #[test]
     fn the_engines_network_is_the_fit_of_the_match_and_self_play_games() {
-        let mut games = Vec::new();
-        for text in [
-            include_str!("../../tests/data/fit-games.txt"),
-            include_str!("../../tests/data/selfplay-games.txt"),
-            include_str!("../../tests/data/selfplay-games-2.txt"),
-        ] {
-            games.extend(read_game_turns(text).unwrap());
-        }
-        let mut positions = Positions::of(&games, Features::Net);
-        positions.blend_scores(0.5, ENGINE_TABLE_K);
+        let positions = embedded_fit_positions(Features::Net);
         let (net, report) = fit(
             &positions,
             ENGINE_TABLE_K,

@@ -351,6 +351,66 @@ pub struct FitReport {
     pub kept: usize,
 }
 
+/// A model fitted pass by pass over the positions (`Model`, `net::Net`).
+pub(super) trait Passes {
+    /// One pass over the positions of the games `take` accepts (a step per position when
+    /// `rate` > 0): the mean log loss.
+    fn pass(&mut self, p: &Positions, take: &dyn Fn(usize) -> bool, rate: f64, lambda: f64) -> f64;
+    /// The weights, to keep the best pass's.
+    fn weights(&mut self) -> &mut Vec<f64>;
+}
+
+impl Passes for Model {
+    fn pass(&mut self, p: &Positions, take: &dyn Fn(usize) -> bool, rate: f64, lambda: f64) -> f64 {
+        Model::pass(self, p, take, rate, lambda)
+    }
+    fn weights(&mut self) -> &mut Vec<f64> {
+        &mut self.weights
+    }
+}
+
+/// Fits `model` to `positions` by `epochs` passes, holding out every `holdout_every`-th
+/// game (0: none, and the last pass is kept), and keeps the pass with the lowest held-out
+/// loss. `hand_test` is the held-out loss without the model, for the report.
+pub(super) fn fit_passes(
+    model: &mut impl Passes,
+    positions: &Positions,
+    (epochs, rate, lambda, holdout_every): (usize, f64, f64, usize),
+    hand_test: f64,
+    mut progress: impl FnMut(usize, f64, f64),
+) -> FitReport {
+    let held = move |g: usize| held_out(g, holdout_every);
+    let mut report = FitReport {
+        hand_test,
+        passes: Vec::new(),
+        kept: 0,
+    };
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    for epoch in 0..epochs {
+        let train = model.pass(positions, &|g| !held(g), rate, lambda);
+        let test = if holdout_every == 0 {
+            train
+        } else {
+            model.pass(positions, &held, 0.0, 0.0)
+        };
+        progress(epoch + 1, train, test);
+        report.passes.push((train, test));
+        if best.as_ref().is_none_or(|(l, _)| test < *l) {
+            best = Some((test, model.weights().clone()));
+            report.kept = epoch + 1;
+        }
+    }
+    if let Some((_, weights)) = best {
+        *model.weights() = weights;
+    }
+    report
+}
+
+/// Whether game `g` is held out when every `holdout_every`-th game is (0: none).
+pub fn held_out(g: usize, holdout_every: usize) -> bool {
+    holdout_every > 0 && g % holdout_every == holdout_every - 1
+}
+
 /// Fits the values to `positions` with the scale `k`, holding out every `holdout_every`-th
 /// game (0: none, and the last pass is kept).
 pub fn fit(
@@ -360,35 +420,35 @@ pub fn fit(
     rate: f64,
     lambda: f64,
     holdout_every: usize,
-    mut progress: impl FnMut(usize, f64, f64),
+    progress: impl FnMut(usize, f64, f64),
 ) -> (Model, FitReport) {
-    let held = move |g: usize| holdout_every > 0 && g % holdout_every == holdout_every - 1;
     let mut model = Model::new(positions.features, k);
-    let hand_test = model.pass(positions, held, 0.0, 0.0);
-    let mut report = FitReport {
+    let hand_test = model.pass(positions, |g| held_out(g, holdout_every), 0.0, 0.0);
+    let report = fit_passes(
+        &mut model,
+        positions,
+        (epochs, rate, lambda, holdout_every),
         hand_test,
-        passes: Vec::new(),
-        kept: 0,
-    };
-    let mut best: Option<(f64, Vec<f64>)> = None;
-    for epoch in 0..epochs {
-        let train = model.pass(positions, |g| !held(g), rate, lambda);
-        let test = if holdout_every == 0 {
-            train
-        } else {
-            model.pass(positions, held, 0.0, 0.0)
-        };
-        progress(epoch + 1, train, test);
-        report.passes.push((train, test));
-        if best.as_ref().is_none_or(|(l, _)| test < *l) {
-            best = Some((test, model.weights.clone()));
-            report.kept = epoch + 1;
-        }
-    }
-    if let Some((_, weights)) = best {
-        model.weights = weights;
-    }
+        progress,
+    );
     (model, report)
+}
+
+/// The positions the embedded cell values and network are fitted on: the match games and
+/// the first two self-play files, with the self-play scores blended half into the labels.
+#[cfg(test)]
+pub(super) fn embedded_fit_positions(features: Features) -> Positions {
+    let mut games = Vec::new();
+    for text in [
+        include_str!("../../tests/data/fit-games.txt"),
+        include_str!("../../tests/data/selfplay-games.txt"),
+        include_str!("../../tests/data/selfplay-games-2.txt"),
+    ] {
+        games.extend(super::games::read_game_turns(text).expect("the data files read"));
+    }
+    let mut positions = Positions::of(&games, features);
+    positions.blend_scores(0.5, super::fit::ENGINE_TABLE_K);
+    positions
 }
 
 #[cfg(test)]
@@ -427,16 +487,7 @@ mod tests {
     /// the match games and the two self-play files (the command in docs/tuning.md).
     #[test]
     fn the_engines_cell_values_are_the_fit_of_the_match_and_self_play_games() {
-        let mut games = Vec::new();
-        for text in [
-            include_str!("../../tests/data/fit-games.txt"),
-            include_str!("../../tests/data/selfplay-games.txt"),
-            include_str!("../../tests/data/selfplay-games-2.txt"),
-        ] {
-            games.extend(read_game_turns(text).unwrap());
-        }
-        let mut positions = Positions::of(&games, Features::Cells);
-        positions.blend_scores(0.5, ENGINE_TABLE_K);
+        let positions = embedded_fit_positions(Features::Cells);
         let (model, report) = fit(
             &positions,
             ENGINE_TABLE_K,
