@@ -1,7 +1,9 @@
 //! Static evaluation for the side to move: line-pattern counts, the six-cell windows each
-//! side holds alone and, with the learned evaluation, a value for every line code a stone
-//! stands in (`LineValues`, summed by the board; fitted by `connect6 tune eval` on top of
-//! the other two terms and embedded from `eval.bin`).
+//! side holds alone and, on top of them, one learned term by `--eval`: the cell values (the
+//! default) or the cell network over the empty cells' codes (`cell_eval`, `cells.bin` and
+//! `net.bin`), or a value for every line code a stone stands in (`LineValues`, `eval.bin`).
+//! The board keeps the sums each needs; all are fitted by `connect6 tune eval` on top of the
+//! other two terms.
 
 use crate::engine::cell_eval::{self, CellModel};
 use crate::engine::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};

@@ -22,7 +22,8 @@ const COUNTED: usize = 5;
 /// Distinct cell codes: a base-5 digit per counted class.
 pub const CELL_CODES: usize = 5usize.pow(COUNTED as u32);
 
-/// Numbers per code and side in the cell network's table (`engine::eval`).
+/// Numbers per code and side in a table of cell values: the cell network's first layer
+/// (`engine::cell_eval`); plain values use lane 0 alone.
 pub const LANES: usize = 8;
 
 /// What a line whose pattern is `p` adds to a cell's code.
