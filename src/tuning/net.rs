@@ -16,7 +16,7 @@
 
 use super::values::{FitReport, Passes, Positions, fit_passes, held_out};
 use crate::engine::cell_eval::{
-    CellModel, HIDDEN, INPUT_LIMIT, INPUTS, NetHead, OUT_SHIFT, W1_LIMIT,
+    B1_LIMIT, CellModel, HIDDEN, INPUT_LIMIT, INPUTS, NetHead, OUT_SHIFT, W1_LIMIT,
 };
 use crate::rng::Rng;
 use crate::rules::cells::{CELL_CODES, LANES, add_code, zero_cell_values};
@@ -196,7 +196,9 @@ impl Net {
             for i in 0..INPUTS {
                 head.w1[j][i] = (w[W1 + j * INPUTS + i] * w1_scale).round() as i32;
             }
-            head.b1[j] = (w[B1 + j] * input_scale * w1_scale).round() as i32;
+            // Far within the limit unless a bias dwarfs every input; clamped all the same.
+            let b1 = (w[B1 + j] * input_scale * w1_scale).round();
+            head.b1[j] = b1.clamp(1.0 - B1_LIMIT as f64, B1_LIMIT as f64 - 1.0) as i32;
             head.w2[j] = (w[W2 + j] / self.k / (input_scale * w1_scale) * one).round() as i64;
         }
         CellModel::net(values, head).expect("the weights are scaled within the limits")
