@@ -34,7 +34,7 @@ pub struct ModelArgs {
 /// An evaluation file's table, by its kind.
 enum EvalTable {
     Lines(Box<crate::rules::board::LineValues>),
-    Cells(crate::engine::cell_eval::CellModel),
+    Cells(cell_eval::CellModel),
 }
 
 impl ModelArgs {

@@ -16,6 +16,7 @@
 //! and so is a game that repeats one already written.
 
 use super::datagen::{GenConfig, generated_pair, random_opening};
+use super::games::GameTurns;
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::search::{Limits, Searcher};
 use crate::rng::Rng;
@@ -62,21 +63,19 @@ pub struct PlayedGame {
 impl PlayedGame {
     /// The game's line in a games file (`games`), or `None` for a draw.
     pub fn line(&self) -> Option<String> {
-        let result = match self.winner? {
-            Color::Black => "1",
-            Color::White => "0",
+        let black_result = match self.winner? {
+            Color::Black => 1.0,
+            Color::White => 0.0,
         };
-        let mut words: Vec<String> = self.turns.iter().map(|t| t.to_protocol(false)).collect();
-        for (word, score) in words[self.opening.min(self.turns.len())..]
-            .iter_mut()
-            .zip(&self.scores)
-        {
-            if let Some(score) = score {
-                *word = format!("{word}:{score}");
-            }
-        }
-        words.insert(self.opening.min(words.len()), "/".to_string());
-        Some(format!("{result} {}", words.join(" ")))
+        let mut scores = vec![None; self.opening.min(self.turns.len())];
+        scores.extend(&self.scores);
+        let game = GameTurns {
+            black_result,
+            turns: self.turns.clone(),
+            opening: self.opening,
+            scores,
+        };
+        Some(game.line())
     }
 }
 
