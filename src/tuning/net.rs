@@ -49,13 +49,23 @@ struct Forward {
 impl Net {
     /// Small seeded random weights: the embeddings near zero, the head's so that every
     /// hidden unit starts alive.
+    /// Every weight zero: the network adds nothing to the hand evaluation.
+    fn zero(k: f64) -> Net {
+        Net {
+            weights: vec![0.0; WEIGHTS],
+            squares: vec![0.0; WEIGHTS],
+            k,
+        }
+    }
+
     pub fn new(k: f64, seed: u64) -> Net {
         let mut rng = Rng::new(seed);
         let mut uniform = |scale: f64| {
             let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
             (2.0 * u - 1.0) * scale
         };
-        let mut weights = vec![0.0; WEIGHTS];
+        let mut net = Net::zero(k);
+        let weights = &mut net.weights;
         for w in &mut weights[EMBED..W1] {
             *w = uniform(0.02);
         }
@@ -68,11 +78,7 @@ impl Net {
         for w in &mut weights[W2..B2] {
             *w = uniform(1.0 / (HIDDEN as f64).sqrt());
         }
-        Net {
-            weights,
-            squares: vec![0.0; WEIGHTS],
-            k,
-        }
+        net
     }
 
     fn embed(role: usize, code: u32) -> usize {
@@ -245,9 +251,7 @@ pub fn fit(
     progress: impl FnMut(usize, f64, f64),
 ) -> (Net, FitReport) {
     let mut net = Net::new(k, SEED);
-    let mut hand = Net::new(k, SEED);
-    hand.weights.iter_mut().for_each(|w| *w = 0.0);
-    let hand_test = hand.pass(positions, |g| held_out(g, holdout_every), 0.0, 0.0);
+    let hand_test = Net::zero(k).pass(positions, |g| held_out(g, holdout_every), 0.0, 0.0);
     let report = fit_passes(
         &mut net,
         positions,
