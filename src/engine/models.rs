@@ -7,7 +7,7 @@
 
 use crate::engine::cell_eval;
 use crate::engine::eval::{self, Evaluation};
-use crate::engine::ranking::{self, Ranking};
+use crate::engine::ranking;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug, Clone, PartialEq)]
@@ -17,16 +17,13 @@ pub struct ModelArgs {
     /// the same codes, `learned` a value for each line code of each stone.
     #[arg(long, value_enum, value_name = "KIND", default_value = "cells")]
     pub eval: Evaluation,
-    /// The cell ranking that picks the stones searched.
-    #[arg(long, value_enum, value_name = "KIND", default_value = "learned")]
-    pub ranking: Ranking,
     /// Read the learned evaluation from FILE (`tune eval`) in place of the embedded one;
     /// implies `--eval learned`, or `--eval cells` or `net` for a file of cell values or a
     /// cell network (`tune eval --features cells|net`).
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
-    /// Read the learned ranking from FILE (`tune policy`) in place of the embedded one;
-    /// implies `--ranking learned`.
+    /// Read the cell ranking that picks the stones searched from FILE (`tune policy`) in
+    /// place of the embedded one.
     #[arg(long, value_name = "FILE")]
     pub ranking_file: Option<PathBuf>,
 }
@@ -60,13 +57,6 @@ impl ModelArgs {
             }
             None => None,
         };
-        let ranking_kind = match ranking_table {
-            Some(table) => {
-                ranking::install_learned(table)?;
-                Ranking::Learned
-            }
-            None => self.ranking,
-        };
         let eval_kind = match eval_values {
             Some(EvalTable::Lines(values)) => {
                 eval::install_learned(values)?;
@@ -83,7 +73,11 @@ impl ModelArgs {
             }
             None => self.eval,
         };
-        ranking::choose(ranking_kind);
+        if let Some(table) = ranking_table {
+            ranking::install(table)?;
+        }
+        // Read the ranking now, not in the first move's time.
+        let _ = ranking::chosen();
         eval::choose(eval_kind);
         Ok(())
     }

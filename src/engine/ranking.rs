@@ -5,34 +5,20 @@
 //!
 //! A ranking is two tables over the 3^10 line codes: `attack`, indexed by the code seen from
 //! the stone's owner, and `defence`, indexed by the code seen from the opponent, whose line
-//! the stone cuts. A cell's worth is the sum over its four lines of both. Two rankings:
-//! - **hand**: each code's worth is the hand-set worth of the pattern it makes
-//!   (`tunables::ATTACK` / `DEFENCE`), plus a share of the evaluation's window term;
-//! - **learned**: each code has its own weight, fitted by `connect6 tune policy` to the
-//!   turns of match games (a softmax over the candidate cells) and embedded in the binary
-//!   from `ranking.bin`.
+//! the stone cuts. A cell's worth is the sum over its four lines of both. Each code has its
+//! own weight, fitted by `connect6 tune policy` to the turns of match and self-play games
+//! (a softmax over the candidate cells) and embedded in the binary from `ranking.bin`.
+//! The hand-set ranking it replaced (a code worth the hand-set value of its pattern) lost
+//! its matches against it and was removed; docs/experiments.md keeps its figures.
 //!
-//! The ranking is chosen once at start-up (`--ranking`, or `--ranking-file` for a learned
-//! ranking other than the embedded one: `engine::models`), before any search.
+//! `--ranking-file` installs another fitted ranking at start-up (`engine::models`), before
+//! any search.
 
-use crate::engine::tunables::{
-    ATTACK, DEFENCE, TO_MOVE_WINDOW, WAITING_WINDOW, WINDOW_ORDER_PERCENT,
-};
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Cell;
-use crate::rules::geometry::{REACH, WINDOW};
-use crate::rules::patterns::{KEYS, PATTERN_COUNT, POW3, open_windows_by_stones, pattern};
-use once_cell::sync::{Lazy, OnceCell};
-use std::sync::atomic::{AtomicU8, Ordering};
-
-/// Which cell ranking move generation uses.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
-pub enum Ranking {
-    /// Pattern worths set by hand (`tunables::ATTACK` / `DEFENCE`).
-    Hand,
-    /// A weight per line code, fitted to match games (`connect6 tune policy`).
-    Learned,
-}
+use crate::rules::geometry::REACH;
+use crate::rules::patterns::{KEYS, POW3};
+use once_cell::sync::OnceCell;
 
 /// A ranking's tables: a stone's worth along one line, by the line's code seen from its
 /// owner (`attack`) and from the opponent (`defence`).
@@ -55,78 +41,24 @@ impl KeyWorth {
     }
 }
 
-/// The hand ranking with `window_percent` percent of the window term's changes.
-pub fn hand(window_percent: i32) -> KeyWorth {
-    let worth = |pattern_worth: &[i32; PATTERN_COUNT], window_worth: &dyn Fn(usize) -> i32| {
-        (0..KEYS)
-            .map(|key| {
-                let windows = open_windows_by_stones(key);
-                let room: i32 = (1..=WINDOW)
-                    .map(|n| windows[n] as i32 * window_worth(n))
-                    .sum();
-                pattern_worth[pattern(key as u16) as usize] + room * window_percent / 100
-            })
-            .collect::<Box<[i32]>>()
-    };
-    // A window holding n own stones with the new one held n - 1 before it. One that becomes
-    // a threat window leaves the term, but the pattern's worth already counts the threat.
-    let grown = |n: usize| {
-        if n < 4 {
-            TO_MOVE_WINDOW[n] - TO_MOVE_WINDOW[n - 1]
-        } else {
-            0
-        }
-    };
-    // Seen from the opponent, n counts the new stone as theirs: the window held n - 1.
-    let closed = |n: usize| WAITING_WINDOW[n - 1];
-    KeyWorth {
-        attack: worth(&ATTACK, &grown),
-        defence: worth(&DEFENCE, &closed),
-    }
-}
+/// The ranking in use: the embedded file's, unless `install` came first.
+static RANKING: OnceCell<KeyWorth> = OnceCell::new();
 
-static HAND: Lazy<KeyWorth> = Lazy::new(|| hand(WINDOW_ORDER_PERCENT));
-/// The learned tables: the embedded file's, unless `install_learned` came first.
-static LEARNED: OnceCell<KeyWorth> = OnceCell::new();
-
-fn learned() -> &'static KeyWorth {
-    LEARNED.get_or_init(|| {
-        decode(include_bytes!("ranking.bin"))
-            .expect("the embedded ranking file is checked by a test")
-    })
-}
-
-/// Makes `tables` the learned ranking in place of the embedded one; refused once the
-/// learned ranking has been read.
-pub fn install_learned(tables: KeyWorth) -> Result<(), String> {
-    LEARNED
+/// Makes `tables` the ranking in place of the embedded one; refused once the ranking has
+/// been read.
+pub fn install(tables: KeyWorth) -> Result<(), String> {
+    RANKING
         .set(tables)
-        .map_err(|_| "the learned ranking is already in use".to_string())
-}
-static CHOSEN: AtomicU8 = AtomicU8::new(Ranking::Learned as u8);
-
-/// Makes `ranking` the one move generation uses from now on; called once at start-up.
-pub fn choose(ranking: Ranking) {
-    CHOSEN.store(ranking as u8, Ordering::Relaxed);
-    let _ = tables(ranking);
+        .map_err(|_| "the cell ranking is already in use".to_string())
 }
 
 /// The ranking in use.
 #[inline]
 pub fn chosen() -> &'static KeyWorth {
-    if CHOSEN.load(Ordering::Relaxed) == Ranking::Learned as u8 {
-        learned()
-    } else {
-        &HAND
-    }
-}
-
-/// The tables of `ranking`.
-pub fn tables(ranking: Ranking) -> &'static KeyWorth {
-    match ranking {
-        Ranking::Hand => &HAND,
-        Ranking::Learned => learned(),
-    }
+    RANKING.get_or_init(|| {
+        decode(include_bytes!("ranking.bin"))
+            .expect("the embedded ranking file is checked by a test")
+    })
 }
 
 /// The code of the same line read the other way: a line and its mirror image are the same
@@ -199,60 +131,10 @@ pub fn decode(bytes: &[u8]) -> Result<KeyWorth, RankingFileError> {
 mod tests {
     use super::*;
     use crate::rules::coord::parse_cell;
-    use crate::rules::patterns::{Pattern, line_of};
+    use crate::rules::patterns::{line_of, pattern};
 
     fn cell(s: &str) -> Cell {
         parse_cell(s).unwrap()
-    }
-
-    fn play(moves: &[&str]) -> Board {
-        Board::from_turns(&moves.join(" ")).unwrap()
-    }
-
-    #[test]
-    fn ranking_counts_the_windows_a_stone_opens() {
-        // Neither cell shares a line with the stone on the board, so every pattern is none;
-        // a stone in the open starts six windows along each line, one in the corner three in
-        // all (none along the anti-diagonal).
-        let b = play(&["JJ"]);
-        let (open, corner) = (cell("FH"), cell("AA"));
-        let worth = hand(100);
-        let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
-        let none = ATTACK[0] + DEFENCE[0];
-        let open_score = worth.cell(&b, open, Color::White);
-        let corner_score = worth.cell(&b, corner, Color::White);
-        assert_eq!(open_score, 4 * (none + 6 * opened));
-        assert_eq!(corner_score, 4 * none + 3 * opened);
-        assert!(open_score > corner_score);
-        // Without the window term the two rank alike.
-        let patterns_only = hand(0);
-        assert_eq!(
-            patterns_only.cell(&b, open, Color::White),
-            patterns_only.cell(&b, corner, Color::White)
-        );
-    }
-
-    #[test]
-    fn ranking_counts_the_windows_a_stone_closes() {
-        // White beside black's lone stone, along the row: white keeps one window of that row
-        // (the one starting on its stone) and makes no shape; it cuts black's live two and
-        // closes the five windows holding black's stone. The other lines are open for both.
-        let b = play(&["JJ"]);
-        let opened = TO_MOVE_WINDOW[1] - TO_MOVE_WINDOW[0];
-        let row = ATTACK[0] + opened + DEFENCE[Pattern::Live2 as usize] + 5 * WAITING_WINDOW[1];
-        let open_line = ATTACK[0] + 6 * opened + DEFENCE[0];
-        assert_eq!(
-            hand(100).cell(&b, cell("KJ"), Color::White),
-            row + 3 * open_line
-        );
-        // Half the term, rounded down for each key.
-        let half_row =
-            ATTACK[0] + opened / 2 + DEFENCE[Pattern::Live2 as usize] + 5 * WAITING_WINDOW[1] / 2;
-        let half_open_line = ATTACK[0] + DEFENCE[0] + 6 * opened / 2;
-        assert_eq!(
-            hand(50).cell(&b, cell("KJ"), Color::White),
-            half_row + 3 * half_open_line
-        );
     }
 
     #[test]

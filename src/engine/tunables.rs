@@ -12,15 +12,6 @@ pub const WAITING_PATTERN: [i32; PATTERN_COUNT] = [0, 17, 19, 11, 2, 40, 100, 45
 pub const TO_MOVE_WINDOW: [i32; WINDOW + 1] = [0, 4, 49, 124, 0, 0, 0];
 pub const WAITING_WINDOW: [i32; WINDOW + 1] = [0, 2, -4, 39, 0, 0, 0];
 
-/// Cell ranking for move generation, in ranking points by the pattern a stone makes along
-/// each line: what it makes for its owner and takes from the opponent. Hand-set in 0f3778e.
-pub const ATTACK: [i32; PATTERN_COUNT] = [0, 6, 30, 20, 120, 150, 400, 160, 420, 100_000];
-pub const DEFENCE: [i32; PATTERN_COUNT] = [0, 4, 20, 14, 90, 60, 160, 70, 180, 50_000];
-
-/// Share of the evaluation's window term added to the cell ranking, in percent. Set to 0
-/// in 8eec965; see docs/experiments.md (2026-12-01 and 2026-12-02).
-pub const WINDOW_ORDER_PERCENT: i32 = 0;
-
 /// Candidate first stones taken from the cell ranking in a quiet position (0f3778e).
 pub const FIRST_STONES: usize = 12;
 /// Candidate second stones paired with each first stone (0f3778e).

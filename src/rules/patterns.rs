@@ -84,16 +84,6 @@ fn open_windows(line: &[Seen; LINE]) -> impl Iterator<Item = (usize, usize)> + '
     })
 }
 
-/// Open windows of six through the centre of a key's line (no blocker), counted by the own
-/// stones they hold with the centre taken as own: entry k is how many hold k.
-pub fn open_windows_by_stones(key: usize) -> [u8; WINDOW + 1] {
-    let mut counts = [0; WINDOW + 1];
-    for (_, n) in open_windows(&line_of(key)) {
-        counts[n] += 1;
-    }
-    counts
-}
-
 /// Fewest empty cells that hit every open window holding at least `need` own stones.
 /// Counts up to 2; "2" means "two or more".
 fn blockers_needed(line: &[Seen; LINE], need: usize) -> usize {
@@ -266,22 +256,6 @@ mod tests {
                 line_of(k)
             );
         }
-    }
-
-    #[test]
-    fn open_windows_are_counted_by_stones() {
-        // Centre alone in the open: six windows, each with the centre only.
-        let open = key_of(&parse_line(".....*....."));
-        assert_eq!(open_windows_by_stones(open), [0, 6, 0, 0, 0, 0, 0]);
-        // Windows start five to none cells left of the centre. A blocker three to the left
-        // closes the first three; the other three all reach the stone two to the right.
-        let line = key_of(&parse_line("..X..*.O..."));
-        assert_eq!(open_windows_by_stones(line), [0, 0, 3, 0, 0, 0, 0]);
-        // At the board edge (the padding is blocked) only windows inside the board count.
-        let edge = key_of(&parse_line("*OO.."));
-        assert_eq!(open_windows_by_stones(edge), [0, 0, 0, 0, 0, 0, 0]);
-        let edge = key_of(&parse_line("*OO..."));
-        assert_eq!(open_windows_by_stones(edge), [0, 0, 0, 1, 0, 0, 0]);
     }
 
     #[test]

@@ -35,7 +35,7 @@
 //! `connect6 tune policy tests/data/fit-games.txt tests/data/selfplay-games.txt --out
 //! src/engine/ranking.bin`.
 //! `policy-hits` tells how often the pair generator puts the turn a game's winner played
-//! among its first K pairs, with the hand ranking and the learned one. `eval` fits the
+//! among its first K pairs, with the engine's ranking and a ranking file. `eval` fits the
 //! learned evaluation's line values (`tuning::values`) and writes them as an evaluation file;
 //! the engine's is fitted with
 //! `connect6 tune eval tests/data/fit-games.txt --out src/engine/eval.bin`.
@@ -54,7 +54,7 @@ use super::games::{GameTurns, games_file, read_game_turns, read_games};
 use super::policy::{self, HIT_RANKS, Movers};
 use super::selfplay::{SelfPlayConfig, self_play};
 use super::values;
-use crate::engine::ranking::{self, Ranking};
+use crate::engine::ranking;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -94,7 +94,7 @@ pub enum Job {
     /// Fit the learned cell ranking to the quiet turns of games files; write a ranking file.
     Policy(PolicyArgs),
     /// How often the pair generator puts a game's turn among its first K pairs, with the
-    /// hand ranking and the learned one.
+    /// engine's ranking and a ranking file.
     PolicyHits(PolicyHitsArgs),
     /// Fit the learned evaluation's line values to the results of games files; write an
     /// evaluation file.
@@ -314,7 +314,7 @@ pub struct PolicyHitsArgs {
     /// Games files (`tune records`, `tests/data/fit-games.txt`).
     #[arg(required = true, value_name = "GAMES")]
     pub games: Vec<PathBuf>,
-    /// A ranking file to measure as the learned ranking [default: the engine's own].
+    /// A ranking file to measure beside the engine's own.
     #[arg(long, value_name = "FILE")]
     pub ranking: Option<PathBuf>,
     /// Count every side's turns, not only the winner's.
@@ -755,21 +755,19 @@ fn fit_policy(a: &PolicyArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Prints the hit rates of the hand ranking and the learned one on the games.
+/// Prints the hit rates of the engine's ranking, and of a ranking file if given, on the games.
 fn policy_hits(a: &PolicyHitsArgs) -> Result<(), String> {
     let games: Vec<GameTurns> = read_games_files(&a.games)?
         .into_iter()
         .skip(a.every - 1)
         .step_by(a.every)
         .collect();
-    let file;
-    let learned = match &a.ranking {
+    let file = match &a.ranking {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            file = ranking::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            &file
+            Some(ranking::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?)
         }
-        None => ranking::tables(Ranking::Learned),
+        None => None,
     };
     let movers = if a.all_turns {
         Movers::All
@@ -781,10 +779,9 @@ fn policy_hits(a: &PolicyHitsArgs) -> Result<(), String> {
         .map(|k| format!("{:>6}", format!("top{k}")))
         .collect();
     println!("{:<8} {:>9} {}", "ranking", "positions", cut_offs.join(" "));
-    for (name, worth) in [
-        ("hand", ranking::tables(Ranking::Hand)),
-        ("learned", learned),
-    ] {
+    let rankings = std::iter::once(("engine", ranking::chosen()))
+        .chain(file.as_ref().map(|worth| ("file", worth)));
+    for (name, worth) in rankings {
         let hits = policy::hits(worth, &games, movers);
         let rates: Vec<String> = (0..HIT_RANKS.len())
             .map(|i| format!("{:>5.1}%", 100.0 * hits.rate(i)))
