@@ -50,13 +50,8 @@ fn signature(args: &[&str]) -> String {
 #[test]
 fn a_ranking_or_evaluation_file_takes_the_embedded_ones_place() {
     let ranking = source("ranking.bin");
-    let eval = source("eval.bin");
     let embedded = signature(&[]);
     assert_eq!(signature(&["--ranking-file", &ranking]), embedded);
-    assert_eq!(
-        signature(&["--eval-file", &eval]),
-        signature(&["--eval", "learned"])
-    );
     // The cell values are the default evaluation; a cell-value file is told by its head.
     assert_eq!(signature(&["--eval", "cells"]), embedded);
     assert_eq!(signature(&["--eval-file", &source("cells.bin")]), embedded);
@@ -86,18 +81,21 @@ fn a_ranking_or_evaluation_file_takes_the_embedded_ones_place() {
 #[test]
 fn a_file_that_is_not_one_is_refused_before_anything_is_played() {
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
-    let eval = source("eval.bin");
+    let ranking = source("ranking.bin");
+    let cells = source("cells.bin");
     // A cell-value file cut short.
     let dir = std::env::temp_dir().join(format!("connect6-refused-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let cut = dir.join("cut-cells.bin");
-    let cells = std::fs::read(source("cells.bin")).expect("the cell-value file");
-    std::fs::write(&cut, &cells[..cells.len() - 3]).expect("the file is written");
+    let bytes = std::fs::read(&cells).expect("the cell-value file");
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).expect("the file is written");
     let cut = cut.display().to_string();
     for args in [
         vec!["--ranking-file", manifest],
         vec!["--eval-file", manifest],
-        vec!["--ranking-file", &eval],
+        // Each kind of file where the other is asked for.
+        vec!["--ranking-file", &cells],
+        vec!["--eval-file", &ranking],
         vec!["--eval-file", "/no/such/file"],
         vec!["--eval-file", &cut],
         vec!["bench", "--ranking-file", manifest],

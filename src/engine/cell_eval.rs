@@ -144,7 +144,11 @@ pub enum CellFileError {
 impl std::fmt::Display for CellFileError {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
-            CellFileError::NotACellFile => write!(f, "not a cell-value file (bad header)"),
+            CellFileError::NotACellFile => write!(
+                f,
+                "not an evaluation file (bad header): this engine reads cell values and cell \
+                 networks (`tune eval --features cells|net`)"
+            ),
             CellFileError::Truncated => write!(f, "a cell-value file cut short or too long"),
             CellFileError::CodeOutOfRange(code) => {
                 write!(f, "cell code {code} is beyond {}", CELL_CODES - 1)
@@ -159,12 +163,6 @@ impl std::fmt::Display for CellFileError {
             }
         }
     }
-}
-
-/// Whether `bytes` claim to be a cell-evaluation file of either kind (the other kind of
-/// evaluation file is a line-value file).
-pub fn is_cell_file(bytes: &[u8]) -> bool {
-    bytes.starts_with(SUM_MAGIC) || bytes.starts_with(NET_MAGIC)
 }
 
 /// The codes with some value, and their values.
@@ -351,7 +349,6 @@ mod tests {
         let net = CellModel::net(noisy_values(2, LANES), noisy_head(3)).unwrap();
         for model in [&sum, &net] {
             let bytes = model.encode();
-            assert!(is_cell_file(&bytes));
             let back = decode(&bytes).unwrap();
             assert!(back.values == model.values);
             assert_eq!(back.encode(), bytes);
@@ -362,7 +359,6 @@ mod tests {
             longer.push(0);
             assert_eq!(decode(&longer).err(), Some(CellFileError::Truncated));
         }
-        assert!(!is_cell_file(b"C6EVAL01"));
         assert_eq!(decode(b"C6EVAL01").err(), Some(CellFileError::NotACellFile));
         let mut beyond = SUM_MAGIC.to_vec();
         beyond.extend_from_slice(&1u32.to_le_bytes());

@@ -1,17 +1,16 @@
 //! Static evaluation for the side to move: line-pattern counts, the six-cell windows each
 //! side holds alone and, on top of them, one learned term by `--eval`: the cell values (the
 //! default) or the cell network over the empty cells' codes (`cell_eval`, `cells.bin` and
-//! `net.bin`), or a value for every line code a stone stands in (`LineValues`, `eval.bin`).
-//! The board keeps the sums each needs; all are fitted by `connect6 tune eval` on top of the
-//! other two terms.
+//! `net.bin`). The board keeps the sums both need; both are fitted by `connect6 tune eval`
+//! on top of the other two terms.
 
 use crate::engine::cell_eval::{self, CellModel};
 use crate::engine::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
-use crate::rules::board::{Board, Color, LineValues, THREAT_STONES};
+use crate::rules::board::{Board, Color, THREAT_STONES};
 use crate::rules::cells::{CellSum, CellValues};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::WINDOW;
-use crate::rules::patterns::{KEYS, PATTERN_COUNT};
+use crate::rules::patterns::PATTERN_COUNT;
 use once_cell::sync::OnceCell;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -24,8 +23,6 @@ pub const WIN_BOUND: i32 = WIN - 1000;
 pub enum Evaluation {
     /// Pattern and window weights only (`tunables::TO_MOVE_PATTERN` and the rest).
     Hand,
-    /// The same plus a value per line code of each stone, fitted to match games.
-    Learned,
     /// Pattern and window weights plus a value per cell code of each empty cell, for each
     /// colour: what a stone there would make along its four lines at once.
     Cells,
@@ -36,8 +33,6 @@ pub enum Evaluation {
 
 /// The engine's default, as the command line's (`ModelArgs`).
 static CHOSEN: AtomicU8 = AtomicU8::new(Evaluation::Cells as u8);
-/// The learned values: the embedded file's, unless `install_learned` came first.
-static LEARNED: OnceCell<Box<LineValues>> = OnceCell::new();
 /// The cell values and the cell network: the embedded files', unless `install_cells` came
 /// first.
 static CELLS: OnceCell<CellModel> = OnceCell::new();
@@ -50,7 +45,7 @@ fn cell_model(evaluation: Evaluation) -> Option<&'static CellModel> {
     match evaluation {
         Evaluation::Cells => Some(CELLS.get_or_init(|| embedded(include_bytes!("cells.bin")))),
         Evaluation::Net => Some(NET.get_or_init(|| embedded(include_bytes!("net.bin")))),
-        Evaluation::Hand | Evaluation::Learned => None,
+        Evaluation::Hand => None,
     }
 }
 
@@ -60,7 +55,7 @@ pub fn install_cells(evaluation: Evaluation, model: CellModel) -> Result<(), Str
     match evaluation {
         Evaluation::Cells => &CELLS,
         Evaluation::Net => &NET,
-        Evaluation::Hand | Evaluation::Learned => {
+        Evaluation::Hand => {
             return Err(format!("{evaluation:?} has no cell model"));
         }
     }
@@ -68,43 +63,19 @@ pub fn install_cells(evaluation: Evaluation, model: CellModel) -> Result<(), Str
     .map_err(|_| "the cell evaluation is already in use".to_string())
 }
 
-fn learned() -> &'static LineValues {
-    LEARNED.get_or_init(|| {
-        decode(include_bytes!("eval.bin"))
-            .expect("the embedded evaluation file is checked by a test")
-    })
-}
-
-/// Makes `values` the learned evaluation's in place of the embedded ones; refused once the
-/// learned evaluation has been read.
-pub fn install_learned(values: Box<LineValues>) -> Result<(), String> {
-    LEARNED
-        .set(values)
-        .map_err(|_| "the learned evaluation is already in use".to_string())
-}
-
 /// Makes `evaluation` the one searches use from now on; called once at start-up.
 pub fn choose(evaluation: Evaluation) {
     CHOSEN.store(evaluation as u8, Ordering::Relaxed);
-    let _ = line_values(evaluation);
     let _ = cell_values(evaluation);
 }
 
 /// The chosen evaluation.
 pub fn chosen() -> Evaluation {
     let chosen = CHOSEN.load(Ordering::Relaxed);
-    [Evaluation::Learned, Evaluation::Cells, Evaluation::Net]
+    [Evaluation::Cells, Evaluation::Net]
         .into_iter()
         .find(|&e| e as u8 == chosen)
         .unwrap_or(Evaluation::Hand)
-}
-
-/// The line values a search's board sums for `evaluation` (none for the hand one).
-pub fn line_values(evaluation: Evaluation) -> Option<&'static LineValues> {
-    match evaluation {
-        Evaluation::Hand | Evaluation::Cells | Evaluation::Net => None,
-        Evaluation::Learned => Some(learned()),
-    }
 }
 
 /// The cell values a search's board sums for `evaluation` (the cell evaluations' tables).
@@ -132,19 +103,11 @@ pub fn evaluate(board: &Board, me: Color) -> i32 {
             board.as_stones().pure_windows(me),
             board.as_stones().pure_windows(them),
         )
-        + value_term(board.line_value_sums(me), board.line_value_sums(them))
         + cell_term(
             board.cell_values(),
             board.cell_value_sums(me),
             board.cell_value_sums(them),
         )
-}
-
-/// The line values' part: the mover's summed as to move, less the waiting side's as
-/// waiting.
-#[inline]
-fn value_term(mine: [i32; 2], theirs: [i32; 2]) -> i32 {
-    mine[0] - theirs[1]
 }
 
 /// `evaluate` for the side to move after `color` places stones on the empty cells `a` and
@@ -163,7 +126,6 @@ pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i
     let (m, w) = (mover.index(), waiting.index());
     let score = pattern_term(&after.counts[m], &after.counts[w])
         + windows
-        + value_term(after.value_sums[m], after.value_sums[w])
         + cell_term(
             board.cell_values(),
             &after.cell_sums[m],
@@ -218,71 +180,15 @@ pub fn window_term(mine: &[u16; WINDOW + 1], theirs: &[u16; WINDOW + 1]) -> i32 
         .sum()
 }
 
-/// The head of an evaluation file: a name and a version, then for each of the `KEYS` line
-/// codes its value to move and waiting, little-endian `i16`s.
-const MAGIC: &[u8; 8] = b"C6EVAL01";
-
-/// Why an evaluation file was refused.
-#[derive(Debug, PartialEq, Eq)]
-pub enum EvalFileError {
-    NotAnEvalFile,
-    Size { expected: usize, found: usize },
-}
-
-impl std::fmt::Display for EvalFileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            EvalFileError::NotAnEvalFile => write!(f, "not an evaluation file (bad header)"),
-            EvalFileError::Size { expected, found } => {
-                write!(
-                    f,
-                    "an evaluation file has {expected} bytes, this one {found}"
-                )
-            }
-        }
-    }
-}
-
-/// The bytes of an evaluation file holding `values`.
-pub fn encode(values: &LineValues) -> Vec<u8> {
-    let mut out = MAGIC.to_vec();
-    for v in values.iter().flatten() {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    out
-}
-
-/// Reads an evaluation file written by `encode`.
-pub fn decode(bytes: &[u8]) -> Result<Box<LineValues>, EvalFileError> {
-    let body = bytes
-        .strip_prefix(MAGIC.as_slice())
-        .ok_or(EvalFileError::NotAnEvalFile)?;
-    let expected = MAGIC.len() + 4 * KEYS;
-    if bytes.len() != expected {
-        return Err(EvalFileError::Size {
-            expected,
-            found: bytes.len(),
-        });
-    }
-    let mut values = Box::new([[0i16; 2]; KEYS]);
-    for (v, b) in values.iter_mut().zip(body.chunks_exact(4)) {
-        *v = [
-            i16::from_le_bytes([b[0], b[1]]),
-            i16::from_le_bytes([b[2], b[3]]),
-        ];
-    }
-    Ok(values)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::coord::{Cell, parse_cell};
 
     /// The board's pattern counts and the evaluation of a turn read without placing it
-    /// agree with placing it, on random dense boards, with the hand evaluation, the learned
-    /// line values and random cell values (whose sums the board keeps; debug builds also
-    /// check them against a recount as stones come and go).
+    /// agree with placing it, on random dense boards, with the hand evaluation, random cell
+    /// values and the network's table (whose sums the board keeps; debug builds also check
+    /// them against a recount as stones come and go).
     #[test]
     fn counts_and_score_after_a_turn_match_the_placed_turn() {
         let mut rng = crate::rng::Rng::new(7);
@@ -298,10 +204,9 @@ mod tests {
         let mut checked = 0;
         for round in 0..4000 {
             let mut b = Board::new();
-            match round % 4 {
+            match round % 3 {
                 0 => {}
-                1 => b.set_line_values(line_values(Evaluation::Learned)),
-                2 => b.set_cell_values(Some(noisy_cells)),
+                1 => b.set_cell_values(Some(noisy_cells)),
                 _ => b.set_cell_values(cell_values(Evaluation::Net)),
             }
             let (left, top) = (rng.below(12), rng.below(12));
@@ -349,60 +254,6 @@ mod tests {
             }
         }
         assert!(checked > 1300, "{checked}");
-    }
-
-    #[test]
-    fn evaluation_files_round_trip_and_bad_ones_are_refused() {
-        let mut values = Box::new([[0i16; 2]; KEYS]);
-        for (k, v) in values.iter_mut().enumerate() {
-            *v = [(k % 501) as i16 - 250, (k % 13) as i16];
-        }
-        let bytes = encode(&values);
-        assert!(decode(&bytes).unwrap() == values);
-        assert_eq!(
-            decode(&bytes[..bytes.len() - 1]).err(),
-            Some(EvalFileError::Size {
-                expected: bytes.len(),
-                found: bytes.len() - 1
-            })
-        );
-        assert_eq!(
-            decode(b"C6RANK01").err(),
-            Some(EvalFileError::NotAnEvalFile)
-        );
-        // The embedded file reads, and gives some line code a value.
-        assert!(
-            decode(include_bytes!("eval.bin"))
-                .unwrap()
-                .iter()
-                .any(|v| v[0] != 0)
-        );
-    }
-
-    /// A board that sums the learned values evaluates as the hand evaluation plus the values
-    /// of its stones' lines, counted here one by one.
-    #[test]
-    fn the_learned_evaluation_adds_the_values_of_the_stones_lines() {
-        let values = line_values(Evaluation::Learned).unwrap();
-        let plain = Board::from_turns("JJ KKLL MMNN OOPP IHGI").unwrap();
-        let mut valued = plain.clone();
-        valued.set_line_values(Some(values));
-        let me = plain.side_to_move();
-        let mut sum = 0;
-        for c in Cell::all() {
-            if let Some(color) = plain.get(c) {
-                for d in 0..4 {
-                    let v = values[plain.line_keys(c, d)[color.index()] as usize];
-                    sum += if color == me {
-                        v[0] as i32
-                    } else {
-                        -(v[1] as i32)
-                    };
-                }
-            }
-        }
-        assert_ne!(sum, 0);
-        assert_eq!(evaluate(&valued, me), evaluate(&plain, me) + sum);
     }
 
     /// A board that sums the network's table evaluates as the hand evaluation plus the

@@ -14,24 +14,18 @@ use std::path::{Path, PathBuf};
 pub struct ModelArgs {
     /// The evaluation: `cells` adds to the hand-set terms a fitted value for each empty
     /// cell's code (the four patterns a stone there would make), `net` a small network over
-    /// the same codes, `learned` a value for each line code of each stone.
+    /// the same codes; `hand` is the hand-set terms alone.
     #[arg(long, value_enum, value_name = "KIND", default_value = "cells")]
     pub eval: Evaluation,
     /// Read the learned evaluation from FILE (`tune eval`) in place of the embedded one;
-    /// implies `--eval learned`, or `--eval cells` or `net` for a file of cell values or a
-    /// cell network (`tune eval --features cells|net`).
+    /// implies `--eval cells` or `net`, for a file of cell values or a cell network
+    /// (`tune eval --features cells|net`).
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<PathBuf>,
     /// Read the cell ranking that picks the stones searched from FILE (`tune policy`) in
     /// place of the embedded one.
     #[arg(long, value_name = "FILE")]
     pub ranking_file: Option<PathBuf>,
-}
-
-/// An evaluation file's table, by its kind.
-enum EvalTable {
-    Lines(Box<crate::rules::board::LineValues>),
-    Cells(cell_eval::CellModel),
 }
 
 impl ModelArgs {
@@ -46,23 +40,12 @@ impl ModelArgs {
             Some(path) => Some(ranking::decode(&read(path)?).map_err(|e| at(path, &e))?),
             None => None,
         };
-        let eval_values = match &self.eval_file {
-            Some(path) => {
-                let bytes = read(path)?;
-                Some(if cell_eval::is_cell_file(&bytes) {
-                    EvalTable::Cells(cell_eval::decode(&bytes).map_err(|e| at(path, &e))?)
-                } else {
-                    EvalTable::Lines(eval::decode(&bytes).map_err(|e| at(path, &e))?)
-                })
-            }
+        let eval_model = match &self.eval_file {
+            Some(path) => Some(cell_eval::decode(&read(path)?).map_err(|e| at(path, &e))?),
             None => None,
         };
-        let eval_kind = match eval_values {
-            Some(EvalTable::Lines(values)) => {
-                eval::install_learned(values)?;
-                Evaluation::Learned
-            }
-            Some(EvalTable::Cells(model)) => {
+        let eval_kind = match eval_model {
+            Some(model) => {
                 let kind = if model.is_net() {
                     Evaluation::Net
                 } else {

@@ -1,7 +1,7 @@
 //! The board the engine plays on: the rules core (`Stones`: stones, hash, six-cell windows)
 //! plus incrementally kept line patterns (per-line pattern keys and the pattern counts they
-//! give), sums of a table of line values over each colour's stones (`LineValues`), and each
-//! cell's stone neighbourhood. It knows nothing of search or I/O.
+//! give), each empty cell's code and the sums of a table of cell values over them
+//! (`rules::cells`), and each cell's stone neighbourhood. It knows nothing of search or I/O.
 
 pub use crate::rules::stones::{
     Color, PlaceTurn, RuleError, Stones, THREAT_STONES, WindowSet, windows_in,
@@ -74,23 +74,13 @@ fn slots_in(mut mask: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Values of one stone's line by the line's key seen from the stone's colour: `[0]` when
-/// that colour is to move, `[1]` when it waits. The board keeps their sums over each
-/// colour's stones and four lines as it keeps the pattern counts; what the values mean is
-/// up to the table's owner (the engine's learned evaluation).
-pub type LineValues = [[i16; 2]; KEYS];
-
-/// What `Board::lines_after` reads of a turn not placed: both colours' pattern counts and
-/// line-value sums (`Board::line_value_sums`), indexed by `Color::index`.
+/// What `Board::lines_after` reads of a turn not placed: both colours' pattern counts,
+/// indexed by `Color::index`.
 pub struct LinesAfter {
     pub counts: [[u16; PATTERN_COUNT]; 2],
-    pub value_sums: [[i32; 2]; 2],
     /// The cell-value sums (`Board::cell_value_sums`).
     pub cell_sums: [CellSum; 2],
 }
-
-/// The table of a board that sums no values.
-static NO_VALUES: LineValues = [[0; 2]; KEYS];
 
 #[derive(Clone)]
 pub struct Board {
@@ -103,28 +93,8 @@ pub struct Board {
     pattern_counts: [[u16; PATTERN_COUNT]; 2],
     /// Stones within two cells (Chebyshev): where candidate moves live.
     nearby: [u8; CELLS],
-    /// The summed line values and their table; `valued` is false for `NO_VALUES`, whose
-    /// sums stay zero without being kept.
-    values: &'static LineValues,
-    valued: bool,
-    value_sums: [[i32; 2]; 2],
     /// Every cell's code and the summed cell values of the empty cells (`rules::cells`).
     cells: CellSums,
-}
-
-/// Moves one stone's line in `sums` from key `old` to key `new`.
-#[inline]
-fn shift_value(sums: &mut [i32; 2], values: &LineValues, old: u16, new: u16) {
-    let (was, now) = (value_of(values, old), value_of(values, new));
-    sums[0] += now[0] - was[0];
-    sums[1] += now[1] - was[1];
-}
-
-/// A line's value pair as `i32`s.
-#[inline]
-fn value_of(values: &LineValues, key: u16) -> [i32; 2] {
-    let v = values[key as usize];
-    [v[0] as i32, v[1] as i32]
 }
 
 /// Debug builds: true once in 64 calls on this thread, for cross-checks too costly to run
@@ -166,9 +136,6 @@ impl Board {
             stone_patterns: [[0; 4]; CELLS],
             pattern_counts: [[0; PATTERN_COUNT]; 2],
             nearby: [0; CELLS],
-            values: &NO_VALUES,
-            valued: false,
-            value_sums: [[0; 2]; 2],
             cells: CellSums::default(),
         }
     }
@@ -192,32 +159,6 @@ impl Board {
     #[inline]
     pub fn cell_values(&self) -> Option<&'static CellValues> {
         self.cells.values()
-    }
-
-    /// Sums `values` over the stones from now on (in place of the table before); `None`:
-    /// no values, every sum zero.
-    pub fn set_line_values(&mut self, values: Option<&'static LineValues>) {
-        self.values = values.unwrap_or(&NO_VALUES);
-        self.valued = values.is_some();
-        self.value_sums = [[0; 2]; 2];
-        if self.valued {
-            for c in Cell::all() {
-                if let Some(color) = self.get(c) {
-                    for d in 0..4 {
-                        let v = value_of(self.values, self.keys[c.index()][d][color.index()]);
-                        let sums = &mut self.value_sums[color.index()];
-                        sums[0] += v[0];
-                        sums[1] += v[1];
-                    }
-                }
-            }
-        }
-    }
-
-    /// The line values summed over `color`'s stones: `[as the side to move, as waiting]`.
-    #[inline]
-    pub fn line_value_sums(&self, color: Color) -> [i32; 2] {
-        self.value_sums[color.index()]
     }
 
     /// The rules core under the patterns: what the solver searches on.
@@ -339,8 +280,6 @@ impl Board {
         let me = color.index();
         let counts = &mut self.pattern_counts;
         let stone_patterns = &mut self.stone_patterns;
-        let (values, valued, sums) = (self.values, self.valued, &mut self.value_sums);
-        let sign = if add { 1 } else { -1 };
         if add {
             self.cells.occupy(c.index());
             for d in 0..4 {
@@ -351,13 +290,6 @@ impl Board {
         } else {
             for &p in &stone_patterns[c.index()] {
                 counts[me][p as usize] -= 1;
-            }
-        }
-        if valued {
-            for d in 0..4 {
-                let v = value_of(values, self.keys[c.index()][d][me]);
-                sums[me][0] += sign * v[0];
-                sums[me][1] += sign * v[1];
             }
         }
         // Seen from `color` the stone is an own digit (1), from the other a blocker (2).
@@ -396,9 +328,6 @@ impl Board {
                         counts[side][new as usize] += 1;
                         *old = new;
                     }
-                    if valued {
-                        shift_value(&mut sums[side], values, before[side], keys[side]);
-                    }
                 }
             }
         }
@@ -407,7 +336,7 @@ impl Board {
         }
     }
 
-    /// The pattern counts and line-value sums of both colours (indexed by `Color::index`)
+    /// The pattern counts and cell-value sums of both colours (indexed by `Color::index`)
     /// were `color` to place stones on the empty cells `a` and `b`, read without placing
     /// them: the search's leaves need only these, and placing and removing the two stones
     /// costs about twice as much.
@@ -417,8 +346,6 @@ impl Board {
         let filled: &[u16; KEYS] = &FILLED_SLOTS;
         let me = color.index();
         let mut counts = self.pattern_counts;
-        let mut sums = self.value_sums;
-        let (values, valued) = (self.values, self.valued);
         let shared = line_offset(a, b);
         for d in 0..4 {
             // Steps from `a` to `b` when they share this line.
@@ -434,13 +361,6 @@ impl Board {
             }
             counts[me][table[key_a as usize] as usize] += 1;
             counts[me][table[key_b as usize] as usize] += 1;
-            if valued {
-                for key in [key_a, key_b] {
-                    let v = value_of(values, key);
-                    sums[me][0] += v[0];
-                    sums[me][1] += v[1];
-                }
-            }
             // The stones already on the line, as the new stones change their keys. A stone
             // within reach of both (they may be up to twice the reach apart) is seen from
             // `a`, with `b`'s digit added there.
@@ -460,9 +380,6 @@ impl Board {
                     && (k - steps).unsigned_abs() as usize <= REACH
                 {
                     key += digits[slot(k - steps)];
-                }
-                if valued {
-                    shift_value(&mut sums[side], values, old, key);
                 }
                 Self::shift_count(
                     &mut counts[side],
@@ -484,9 +401,6 @@ impl Board {
                 let digits = if side == me { &OWN_DIGIT } else { &BLOCK_DIGIT };
                 let old = self.keys[n.index()][d][side];
                 let key = old + digits[2 * REACH - 1 - s];
-                if valued {
-                    shift_value(&mut sums[side], values, old, key);
-                }
                 Self::shift_count(
                     &mut counts[side],
                     self.stone_patterns[n.index()][d],
@@ -496,7 +410,6 @@ impl Board {
         }
         LinesAfter {
             counts,
-            value_sums: sums,
             cell_sums: self.cell_sums_after(a, b, color),
         }
     }
@@ -598,8 +511,6 @@ impl Board {
     /// Rebuilds every incremental field from the cells alone.
     pub fn recount(&self) -> Board {
         let mut fresh = Board::new();
-        fresh.values = self.values;
-        fresh.valued = self.valued;
         for c in Cell::all() {
             if let Some(color) = self.get(c) {
                 fresh.place_unchecked(c, color);
@@ -632,7 +543,6 @@ impl Board {
             "pattern counts drifted"
         );
         assert_eq!(self.nearby, fresh.nearby, "nearby counts drifted");
-        assert_eq!(self.value_sums, fresh.value_sums, "line-value sums drifted");
         assert!(
             self.cells.same_as(&fresh.cells),
             "cell codes or sums drifted"

@@ -36,9 +36,9 @@
 //! src/engine/ranking.bin`.
 //! `policy-hits` tells how often the pair generator puts the turn a game's winner played
 //! among its first K pairs, with the engine's ranking and a ranking file. `eval` fits the
-//! learned evaluation's line values (`tuning::values`) and writes them as an evaluation file;
-//! the engine's is fitted with
-//! `connect6 tune eval tests/data/fit-games.txt --out src/engine/eval.bin`.
+//! learned evaluation's cell values (`tuning::values`) or cell network (`tuning::net`) and
+//! writes them as an evaluation file; docs/tuning.md gives the commands that made the
+//! engine's `cells.bin` and `net.bin`.
 //!
 //! Results go to stdout (and to `--out`), progress and errors to stderr; an error is one
 //! line and exit code 2.
@@ -96,8 +96,8 @@ pub enum Job {
     /// How often the pair generator puts a game's turn among its first K pairs, with the
     /// engine's ranking and a ranking file.
     PolicyHits(PolicyHitsArgs),
-    /// Fit the learned evaluation's line values to the results of games files; write an
-    /// evaluation file.
+    /// Fit the learned evaluation's cell values or cell network to the results (and search
+    /// scores) of games files; write an evaluation file.
     Eval(EvalArgs),
 }
 
@@ -339,8 +339,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "N", default_value_t = values::EPOCHS,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub epochs: usize,
-    /// Adagrad's step size [default: 0.002 for line values, 0.03 for cell values, 0.01 for
-    /// the cell network].
+    /// Adagrad's step size [default: 0.03 for cell values, 0.01 for the cell network].
     #[arg(long, value_name = "R", value_parser = positive)]
     pub rate: Option<f64>,
     /// The L2 penalty on the values, in logits, per position.
@@ -349,9 +348,9 @@ pub struct EvalArgs {
     /// Hold out every M-th game, to measure the fit on and keep its best pass (0: none).
     #[arg(long, value_name = "M", default_value_t = values::HOLDOUT_EVERY)]
     pub holdout: usize,
-    /// What the values belong to: each stone's line codes (`--eval learned`), each empty
-    /// cell's code (`--eval cells`), or the same codes read by a small network (`--eval net`).
-    #[arg(long, value_enum, value_name = "KIND", default_value = "lines")]
+    /// What is fitted: a value for each empty cell's code (`--eval cells`), or a vector for
+    /// it read by a small network (`--eval net`).
+    #[arg(long, value_enum, value_name = "KIND", default_value = "cells")]
     pub features: values::Features,
     /// The game result's weight in the label of a position whose search score the games
     /// file gives (`tune selfplay` writes them); the rest is the score's (1: results only).
@@ -912,13 +911,13 @@ mod tests {
             panic!("eval")
         };
         assert_eq!(e.blend, 1.0, "results alone unless asked");
-        assert_eq!((e.features, e.rate), (values::Features::Lines, None));
-        let Job::Eval(e) = parse("eval g h --out e.bin --blend 0.25 --features cells").unwrap()
+        assert_eq!((e.features, e.rate), (values::Features::Cells, None));
+        let Job::Eval(e) = parse("eval g h --out e.bin --blend 0.25 --features net").unwrap()
         else {
             panic!("eval")
         };
         assert_eq!((e.games.len(), e.blend), (2, 0.25));
-        assert_eq!(e.features, values::Features::Cells);
+        assert_eq!(e.features, values::Features::Net);
         let Job::Label(l) = parse("label g h --out l.txt").unwrap() else {
             panic!("label")
         };

@@ -1,14 +1,11 @@
-//! Fitting the learned evaluation's values (`engine::eval`) to game results, on top of the
-//! hand evaluation: line values (`rules::board::LineValues`) or cell values
-//! (`rules::cells::CellValues`).
+//! Fitting the learned evaluation's cell values (`engine::eval`, `rules::cells::CellValues`)
+//! to game results, on top of the hand evaluation; the positions it reads also feed the cell
+//! network's fit (`tuning::net`).
 //!
 //! The model extends the logistic model of `fit`: P(mover wins) = sigmoid(K * (hand
-//! evaluation + value term)). With line values the value term is the sum, over the mover's
-//! stones and their four lines, of a to-move value of the line's code (seen from the stone's
-//! colour), less the same sum of waiting values over the waiting side's stones; a code and
-//! its mirror image share a value. With cell values it is the sum, over the empty cells, of
-//! a to-move value of the cell's code seen from the mover, less a waiting value of its code
-//! seen from the waiting side. K is the engine's scale (`fit::ENGINE_TABLE_K`), so the
+//! evaluation + value term)). The value term is the sum, over the empty cells, of a to-move
+//! value of the cell's code seen from the mover, less a waiting value of its code seen from
+//! the waiting side. K is the engine's scale (`fit::ENGINE_TABLE_K`), so the
 //! values are in the evaluation's points and only correct what the patterns and windows
 //! miss.
 //!
@@ -19,18 +16,15 @@
 use super::games::GameTurns;
 use super::is_quiet;
 use crate::engine::cell_eval::CellModel;
-use crate::engine::eval::{WIN_BOUND, encode, evaluate};
-use crate::engine::ranking::mirrored;
-use crate::rules::board::{Board, LineValues};
+use crate::engine::eval::{WIN_BOUND, evaluate};
+use crate::rules::board::Board;
 use crate::rules::cells::{CELL_CODES, CellValues, cell_code};
-use crate::rules::patterns::KEYS;
 use crate::rules::stones::PlaceTurn;
 
 /// The fit's defaults: passes, Adagrad's step, the L2 penalty (per position, in logits),
 /// every how many games one is held out.
 pub const EPOCHS: usize = 40;
-pub const RATE: f64 = 0.002;
-/// Adagrad's step for cell values: far fewer values, each seen far more often.
+/// Adagrad's step for cell values.
 pub const CELL_RATE: f64 = 0.03;
 /// Adagrad's step for the cell network (`net`): every weight of its head moves with every
 /// position.
@@ -38,11 +32,9 @@ pub const NET_RATE: f64 = 0.01;
 pub const LAMBDA: f64 = 1e-6;
 pub const HOLDOUT_EVERY: usize = 10;
 
-/// What the values are attached to.
+/// What is fitted to the empty cells' codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Features {
-    /// A value per line code of each stone (`--eval learned`).
-    Lines,
     /// A value per cell code of each empty cell (`--eval cells`).
     Cells,
     /// A vector per cell code of each empty cell, read by a small network (`--eval net`).
@@ -53,17 +45,8 @@ impl Features {
     /// Adagrad's default step.
     pub fn rate(self) -> f64 {
         match self {
-            Features::Lines => RATE,
             Features::Cells => CELL_RATE,
             Features::Net => NET_RATE,
-        }
-    }
-
-    /// Values per side: one per (canonical) code.
-    fn codes(self) -> usize {
-        match self {
-            Features::Lines => KEYS,
-            Features::Cells | Features::Net => CELL_CODES,
         }
     }
 }
@@ -74,8 +57,8 @@ pub struct Positions {
     /// Per position: its game, the result for the mover, the hand evaluation in points,
     /// and where its keys start in `keys`.
     rows: Vec<Row>,
-    /// Codes: the mover's (canonical line codes of its stones, or its codes of the empty
-    /// cells, none of them 0), then the waiting side's.
+    /// Codes: the mover's codes of the empty cells (none of them 0), then the waiting
+    /// side's.
     keys: Vec<u32>,
 }
 
@@ -95,16 +78,10 @@ struct Row {
     end: usize,
 }
 
-/// A code's canonical index: the smaller of it and its mirror image.
-fn canonical_table() -> Vec<u32> {
-    (0..KEYS).map(|k| k.min(mirrored(k)) as u32).collect()
-}
-
 impl Positions {
     /// The quiet positions of `games` after their openings, labelled with the
     /// result for the side to move, as `games::read_games` samples them.
     pub fn of(games: &[GameTurns], features: Features) -> Positions {
-        let canonical = canonical_table();
         let mut out = Positions {
             features,
             rows: Vec::new(),
@@ -116,19 +93,11 @@ impl Positions {
                 let result = g.result_for(me);
                 let start = out.keys.len();
                 for side in [me, me.other()] {
-                    for c in crate::rules::coord::Cell::all() {
+                    for c in crate::rules::coord::Cell::all().filter(|&c| board.is_empty(c)) {
                         let lines = [0, 1, 2, 3].map(|d| board.line_keys(c, d)[side.index()]);
-                        match features {
-                            Features::Lines if board.get(c) == Some(side) => {
-                                out.keys.extend(lines.map(|key| canonical[key as usize]))
-                            }
-                            Features::Cells | Features::Net if board.is_empty(c) => {
-                                let code = cell_code(lines);
-                                if code != 0 {
-                                    out.keys.push(code);
-                                }
-                            }
-                            _ => {}
+                        let code = cell_code(lines);
+                        if code != 0 {
+                            out.keys.push(code);
                         }
                     }
                     if side == me {
@@ -235,28 +204,25 @@ fn win_probability(score: i32, k: f64) -> f64 {
     }
 }
 
-/// The values during the fit, in logits: to-move values of the canonical codes, then
-/// waiting values.
+/// The values during the fit, in logits: to-move values of the codes, then waiting values.
 pub struct Model {
-    features: Features,
     weights: Vec<f64>,
     squares: Vec<f64>,
     k: f64,
 }
 
 impl Model {
-    pub fn new(features: Features, k: f64) -> Model {
+    pub fn new(k: f64) -> Model {
         Model {
-            features,
-            weights: vec![0.0; 2 * features.codes()],
-            squares: vec![0.0; 2 * features.codes()],
+            weights: vec![0.0; 2 * CELL_CODES],
+            squares: vec![0.0; 2 * CELL_CODES],
             k,
         }
     }
 
     /// Where the waiting side's values start.
     fn waiting(&self) -> usize {
-        self.features.codes()
+        CELL_CODES
     }
 
     fn logit(&self, p: &Positions, row: &Row) -> f64 {
@@ -310,21 +276,8 @@ impl Model {
             .clamp(i16::MIN as f64, i16::MAX as f64) as i16
     }
 
-    /// The line values in evaluation points, for every code (a line-value model's).
-    pub fn values(&self) -> Box<LineValues> {
-        assert_eq!(self.features, Features::Lines);
-        let canonical = canonical_table();
-        let mut values = Box::new([[0i16; 2]; KEYS]);
-        for (key, v) in values.iter_mut().enumerate() {
-            let c = canonical[key] as usize;
-            *v = [self.points(c), self.points(KEYS + c)];
-        }
-        values
-    }
-
-    /// The cell values in evaluation points, for every code (a cell-value model's).
+    /// The cell values in evaluation points, for every code.
     pub fn cell_values(&self) -> Box<CellValues> {
-        assert_ne!(self.features, Features::Lines);
         let mut values = crate::rules::cells::zero_cell_values();
         for (code, v) in values.iter_mut().enumerate() {
             v[0][0] = self.points(code);
@@ -333,12 +286,9 @@ impl Model {
         values
     }
 
-    /// The values as an evaluation file of their kind.
+    /// The values as an evaluation file.
     pub fn to_file(&self) -> Vec<u8> {
-        match self.features {
-            Features::Lines => encode(&self.values()),
-            Features::Cells | Features::Net => CellModel::sum(self.cell_values()).encode(),
-        }
+        CellModel::sum(self.cell_values()).encode()
     }
 }
 
@@ -422,7 +372,7 @@ pub fn fit(
     holdout_every: usize,
     progress: impl FnMut(usize, f64, f64),
 ) -> (Model, FitReport) {
-    let mut model = Model::new(positions.features, k);
+    let mut model = Model::new(k);
     let hand_test = model.pass(positions, |g| held_out(g, holdout_every), 0.0, 0.0);
     let report = fit_passes(
         &mut model,
@@ -459,30 +409,6 @@ mod tests {
     use crate::tuning::fit::ENGINE_TABLE_K;
     use crate::tuning::games::read_game_turns;
 
-    /// The engine's `eval.bin` is what `tune eval` makes of the match games with its
-    /// defaults (the command in docs/tuning.md).
-    #[test]
-    fn the_engines_values_are_the_fit_of_the_match_games() {
-        let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
-        let positions = Positions::of(&games, Features::Lines);
-        let (model, report) = fit(
-            &positions,
-            ENGINE_TABLE_K,
-            EPOCHS,
-            RATE,
-            LAMBDA,
-            HOLDOUT_EVERY,
-            |_, _, _| {},
-        );
-        assert!(model.to_file() == include_bytes!("../engine/eval.bin"));
-        let kept = report.passes[report.kept - 1].1;
-        assert!(
-            kept < report.hand_test - 0.05,
-            "{kept} against {}",
-            report.hand_test
-        );
-    }
-
     /// The engine's `cells.bin` is what `tune eval --features cells --blend 0.5` makes of
     /// the match games and the two self-play files (the command in docs/tuning.md).
     #[test]
@@ -507,20 +433,30 @@ mod tests {
     }
 
     /// The positions are those `read_games` samples, with the hand evaluation as the
-    /// engine computes it, and each stone's four lines on its side.
+    /// engine computes it, and the codes of the empty cells seen from each side.
     #[test]
-    fn positions_are_the_quiet_samples_with_their_stones() {
+    fn positions_are_the_quiet_samples_with_their_cell_codes() {
         let text = "1 JJ AAAB KJLJ ACAD MJNJ\n0 JJ KKLL MMNN OOPP\n";
         let games = read_game_turns(text).unwrap();
-        let p = Positions::of(&games, Features::Lines);
+        let p = Positions::of(&games, Features::Cells);
         let (samples, _) = crate::tuning::games::read_games(text).unwrap();
         assert_eq!(p.len(), samples.len());
         let board = Board::from_turns("JJ AAAB KJLJ").unwrap();
         let row = &p.rows[0];
         assert_eq!(row.hand, evaluate(&board, Color::White) as f64);
         assert_eq!(row.result, 0.0);
-        // White to move holds two stones, black three: eight lines and twelve.
-        assert_eq!((row.mover_keys, row.end - row.start), (8, 20));
+        let codes = |side: Color| -> Vec<u32> {
+            crate::rules::coord::Cell::all()
+                .filter(|&c| board.is_empty(c))
+                .map(|c| cell_code([0, 1, 2, 3].map(|d| board.line_keys(c, d)[side.index()])))
+                .filter(|&code| code != 0)
+                .collect()
+        };
+        let (mine, theirs) = p.keys[row.start..row.end].split_at(row.mover_keys);
+        // White to move: its codes, then black's; black's live two KJ LJ gives it some.
+        assert_eq!(mine, codes(Color::White));
+        assert_eq!(theirs, codes(Color::Black));
+        assert!(!theirs.is_empty());
     }
 
     /// A position's label moves from its result toward its score's chance by the blend;
@@ -530,7 +466,7 @@ mod tests {
         let text = "1 JJ AAAB KJLJ ACAD:999001 MJNJ\n0 JJ KKLL MMNN OOPP:400 QQRR\n\
                     1 JJ KKLL MMNN OOPP:0 QQRR\n";
         let games = read_game_turns(text).unwrap();
-        let mut p = Positions::of(&games, Features::Lines);
+        let mut p = Positions::of(&games, Features::Cells);
         let scored: Vec<Option<i32>> = p.rows.iter().map(|r| r.score).collect();
         // The positions before the last turns have no score.
         assert_eq!(scored, [Some(999_001), Some(400), None, Some(0), None]);
@@ -547,42 +483,10 @@ mod tests {
         }
         let mut unscored = Positions::of(
             &read_game_turns("1 JJ KKLL MMNN OOPP").unwrap(),
-            Features::Lines,
+            Features::Cells,
         );
         assert_eq!(unscored.blend_scores(0.0, 0.01), 0);
         assert!(unscored.rows.iter().all(|r| r.target == r.result));
-    }
-
-    /// On part of the match games the fitted values lower the held-out loss below the hand
-    /// evaluation's, and a board summing them evaluates as the model does.
-    #[test]
-    fn the_fit_improves_on_the_hand_evaluation_and_the_board_sums_its_values() {
-        let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
-        let games: Vec<GameTurns> = games.into_iter().take(1500).collect();
-        let p = Positions::of(&games, Features::Lines);
-        let (model, report) = fit(&p, ENGINE_TABLE_K, 4, RATE, LAMBDA, 5, |_, _, _| {});
-        let kept = report.passes[report.kept - 1].1;
-        assert!(
-            kept < report.hand_test,
-            "{kept} against {}",
-            report.hand_test
-        );
-        let values: &'static LineValues = Box::leak(model.values());
-        let mut board = Board::from_turns("JJ KKLL MMNN OOPP").unwrap();
-        board.set_line_values(Some(values));
-        let me = board.side_to_move();
-        let positions = Positions::of(
-            &read_game_turns("1 JJ KKLL MMNN OOPP QQRR").unwrap(),
-            Features::Lines,
-        );
-        let row = positions.rows.last().unwrap();
-        let points = (model.logit(&positions, row) / ENGINE_TABLE_K).round() as i32;
-        // Each of the 28 stone lines rounds by at most half a point.
-        assert!(
-            (evaluate(&board, me) - points).abs() <= 14,
-            "{} {points}",
-            evaluate(&board, me)
-        );
     }
 
     /// Cell values: on part of the match games their fit also lowers the held-out loss

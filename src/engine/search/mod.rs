@@ -256,7 +256,6 @@ impl Searcher {
         self.tt.new_search();
         let mut board = position.clone();
         let evaluation = crate::engine::eval::chosen();
-        board.set_line_values(crate::engine::eval::line_values(evaluation));
         board.set_cell_values(crate::engine::eval::cell_values(evaluation));
         let mut root = Pairs::new();
         let situation = generate(&mut board, &mut root, ROOT_PAIRS);
