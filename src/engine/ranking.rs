@@ -9,7 +9,7 @@
 //! own weight, fitted by `connect6 tune policy` to the turns of match and self-play games
 //! (a softmax over the candidate cells) and embedded in the binary from `ranking.bin`.
 //! The hand-set ranking it replaced (a code worth the hand-set value of its pattern) lost
-//! its matches against it and was removed; docs/experiments.md keeps its figures.
+//! its match against it (38.2%) and was removed; docs/experiments.md keeps its figures.
 //!
 //! `--ranking-file` installs another fitted ranking at start-up (`engine::models`), before
 //! any search.
