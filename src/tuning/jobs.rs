@@ -794,7 +794,7 @@ fn policy_hits(a: &PolicyHitsArgs) -> Result<(), String> {
 fn fit_values(a: &EvalArgs) -> Result<(), String> {
     let began = Instant::now();
     let games = read_games_files(&a.games)?;
-    let mut positions = values::Positions::of(&games, a.features);
+    let mut positions = values::Positions::of(&games);
     eprintln!("{} games, {} positions", games.len(), positions.len());
     if a.blend < 1.0 {
         let blended = positions.blend_scores(a.blend, super::fit::ENGINE_TABLE_K);

@@ -267,16 +267,14 @@ mod tests {
     use super::*;
     use crate::tuning::fit::ENGINE_TABLE_K;
     use crate::tuning::games::{GameTurns, read_game_turns};
-    use crate::tuning::values::{
-        EPOCHS, Features, HOLDOUT_EVERY, LAMBDA, NET_RATE, embedded_fit_positions,
-    };
+    use crate::tuning::values::{EPOCHS, HOLDOUT_EVERY, LAMBDA, NET_RATE, embedded_fit_positions};
 
     /// The engine's `net.bin` is what `tune eval --features net --blend 0.5` makes of the
     /// match games and the two self-play files (the command in docs/tuning.md), and it
     /// predicts the held-out games far better than the hand evaluation.
     #[test]
     fn the_engines_network_is_the_fit_of_the_match_and_self_play_games() {
-        let positions = embedded_fit_positions(Features::Net);
+        let positions = embedded_fit_positions();
         let (net, report) = fit(
             &positions,
             ENGINE_TABLE_K,
@@ -302,7 +300,7 @@ mod tests {
     fn the_fit_lowers_the_loss_and_survives_the_integers() {
         let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
         let games: Vec<GameTurns> = games.into_iter().take(1500).collect();
-        let p = Positions::of(&games, Features::Net);
+        let p = Positions::of(&games);
         let (net, report) = fit(&p, ENGINE_TABLE_K, 6, NET_RATE, LAMBDA, 5, |_, _, _| {});
         let kept = report.passes[report.kept - 1].1;
         assert!(

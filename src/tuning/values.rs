@@ -53,7 +53,6 @@ impl Features {
 
 /// The quiet positions of games, as the fit reads them.
 pub struct Positions {
-    features: Features,
     /// Per position: its game, the result for the mover, the hand evaluation in points,
     /// and where its keys start in `keys`.
     rows: Vec<Row>,
@@ -81,9 +80,8 @@ struct Row {
 impl Positions {
     /// The quiet positions of `games` after their openings, labelled with the
     /// result for the side to move, as `games::read_games` samples them.
-    pub fn of(games: &[GameTurns], features: Features) -> Positions {
+    pub fn of(games: &[GameTurns]) -> Positions {
         let mut out = Positions {
-            features,
             rows: Vec::new(),
             keys: Vec::new(),
         };
@@ -147,11 +145,6 @@ impl Positions {
 
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
-    }
-
-    /// Which features the positions were read with.
-    pub fn features(&self) -> Features {
-        self.features
     }
 
     /// Every position: its game, its label, the hand evaluation in points, and the mover's
@@ -387,7 +380,7 @@ pub fn fit(
 /// The positions the embedded cell values and network are fitted on: the match games and
 /// the first two self-play files, with the self-play scores blended half into the labels.
 #[cfg(test)]
-pub(super) fn embedded_fit_positions(features: Features) -> Positions {
+pub(super) fn embedded_fit_positions() -> Positions {
     let mut games = Vec::new();
     for text in [
         include_str!("../../tests/data/fit-games.txt"),
@@ -396,7 +389,7 @@ pub(super) fn embedded_fit_positions(features: Features) -> Positions {
     ] {
         games.extend(super::games::read_game_turns(text).expect("the data files read"));
     }
-    let mut positions = Positions::of(&games, features);
+    let mut positions = Positions::of(&games);
     positions.blend_scores(0.5, super::fit::ENGINE_TABLE_K);
     positions
 }
@@ -413,7 +406,7 @@ mod tests {
     /// the match games and the two self-play files (the command in docs/tuning.md).
     #[test]
     fn the_engines_cell_values_are_the_fit_of_the_match_and_self_play_games() {
-        let positions = embedded_fit_positions(Features::Cells);
+        let positions = embedded_fit_positions();
         let (model, report) = fit(
             &positions,
             ENGINE_TABLE_K,
@@ -438,7 +431,7 @@ mod tests {
     fn positions_are_the_quiet_samples_with_their_cell_codes() {
         let text = "1 JJ AAAB KJLJ ACAD MJNJ\n0 JJ KKLL MMNN OOPP\n";
         let games = read_game_turns(text).unwrap();
-        let p = Positions::of(&games, Features::Cells);
+        let p = Positions::of(&games);
         let (samples, _) = crate::tuning::games::read_games(text).unwrap();
         assert_eq!(p.len(), samples.len());
         let board = Board::from_turns("JJ AAAB KJLJ").unwrap();
@@ -466,7 +459,7 @@ mod tests {
         let text = "1 JJ AAAB KJLJ ACAD:999001 MJNJ\n0 JJ KKLL MMNN OOPP:400 QQRR\n\
                     1 JJ KKLL MMNN OOPP:0 QQRR\n";
         let games = read_game_turns(text).unwrap();
-        let mut p = Positions::of(&games, Features::Cells);
+        let mut p = Positions::of(&games);
         let scored: Vec<Option<i32>> = p.rows.iter().map(|r| r.score).collect();
         // The positions before the last turns have no score.
         assert_eq!(scored, [Some(999_001), Some(400), None, Some(0), None]);
@@ -481,10 +474,7 @@ mod tests {
         for (t, e) in targets.iter().zip(expected) {
             assert!((t - e).abs() < 1e-12, "{targets:?} against {expected:?}");
         }
-        let mut unscored = Positions::of(
-            &read_game_turns("1 JJ KKLL MMNN OOPP").unwrap(),
-            Features::Cells,
-        );
+        let mut unscored = Positions::of(&read_game_turns("1 JJ KKLL MMNN OOPP").unwrap());
         assert_eq!(unscored.blend_scores(0.0, 0.01), 0);
         assert!(unscored.rows.iter().all(|r| r.target == r.result));
     }
@@ -496,7 +486,7 @@ mod tests {
     fn cell_values_improve_on_the_hand_evaluation_and_the_board_sums_them() {
         let games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
         let games: Vec<GameTurns> = games.into_iter().take(1500).collect();
-        let p = Positions::of(&games, Features::Cells);
+        let p = Positions::of(&games);
         let (model, report) = fit(&p, ENGINE_TABLE_K, 4, CELL_RATE, LAMBDA, 5, |_, _, _| {});
         let kept = report.passes[report.kept - 1].1;
         assert!(
@@ -508,10 +498,7 @@ mod tests {
         let mut board = Board::from_turns("JJ KKLL MMNN OOPP").unwrap();
         board.set_cell_values(Some(values));
         let me = board.side_to_move();
-        let positions = Positions::of(
-            &read_game_turns("1 JJ KKLL MMNN OOPP QQRR").unwrap(),
-            Features::Cells,
-        );
+        let positions = Positions::of(&read_game_turns("1 JJ KKLL MMNN OOPP QQRR").unwrap());
         let row = positions.rows.last().unwrap();
         let cells = row.end - row.start;
         assert!(cells > 10, "{cells} cells with a code");
