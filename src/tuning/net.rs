@@ -239,7 +239,7 @@ impl Passes for Net {
     }
 }
 
-/// Fits a network to `positions` (read with cell features) with the scale `k`, holding out
+/// Fits a network to `positions` (the empty cells' codes) with the scale `k`, holding out
 /// every `holdout_every`-th game (0: none, and the last pass is kept).
 pub fn fit(
     positions: &Positions,
