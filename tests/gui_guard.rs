@@ -196,9 +196,13 @@ fn every_answer_forbids_framing_and_sniffing() {
         "GET /events HTTP/1.1\r\nHost: {address}\r\n{token}\r\n"
     )
     .expect("sent");
-    let mut head = vec![0u8; 400];
-    let n = stream.read(&mut head).expect("the stream's head");
-    let head = String::from_utf8_lossy(&head[..n]);
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        stream.read_exact(&mut byte).expect("the stream's head");
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head);
     assert!(head.contains("X-Frame-Options: DENY"), "{head}");
 }
 
@@ -526,4 +530,30 @@ fn the_move_time_is_capped() {
         assert!(error.contains("at most 60 s"), "{path}: {error}");
     }
     server.ok("/play/new", json!({ "engine": "true", "move_time": "60" }));
+}
+
+#[test]
+fn an_engine_log_line_that_is_too_long_or_not_utf8_is_cut_and_reading_goes_on() {
+    let server = Server::start();
+    // 300 000 bytes without a break, a byte that is not UTF-8, then a line to find.
+    let engine = format!(
+        "sh -c 'head -c 300000 /dev/zero | tr \"\\000\" x >&2; echo >&2; \
+         printf \"\\377\\n\" >&2; echo still-reading >&2; exec \"$0\" --player random' {BIN}"
+    );
+    server.ok("/play/new", json!({ "engine": engine, "human": "black" }));
+    let state = server.wait_for(WAIT, "the line after", |s| {
+        s["play"]["search"]["log"]
+            .to_string()
+            .contains("still-reading")
+    });
+    let log = state["play"]["search"]["log"].to_string();
+    assert!(
+        log.contains("a line of 300000 bytes, cut"),
+        "{}",
+        &log[..log.len().min(500)]
+    );
+    assert!(
+        state.to_string().len() < 20_000,
+        "the state holds the line whole"
+    );
 }

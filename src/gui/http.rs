@@ -196,15 +196,16 @@ impl Response {
             .set_cookie
             .as_ref()
             .map_or_else(String::new, |c| format!("Set-Cookie: {c}\r\n"));
-        write!(
-            out,
+        // The head in one write: `write!` straight to a socket sends each piece apart.
+        let head = format!(
             "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
              Cache-Control: no-store\r\n{GUARD_HEADERS}{cookie}Connection: close\r\n\r\n",
             self.status,
             reason(self.status),
             self.content_type,
             self.body.len()
-        )?;
+        );
+        out.write_all(head.as_bytes())?;
         out.write_all(&self.body)?;
         out.flush()
     }
@@ -228,17 +229,17 @@ fn reason(status: u16) -> &'static str {
 
 /// Starts a server-sent event stream on `out`.
 pub fn start_events(mut out: impl Write) -> io::Result<()> {
-    write!(
-        out,
+    let head = format!(
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
          {GUARD_HEADERS}Connection: close\r\n\r\n"
-    )?;
+    );
+    out.write_all(head.as_bytes())?;
     out.flush()
 }
 
 /// One event whose data is `data` (a JSON text: one line, as the format needs).
 pub fn send_event(mut out: impl Write, data: &str) -> io::Result<()> {
-    write!(out, "data: {data}\n\n")?;
+    out.write_all(format!("data: {data}\n\n").as_bytes())?;
     out.flush()
 }
 

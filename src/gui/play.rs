@@ -250,10 +250,14 @@ impl Play {
         } else if self.board.is_full() {
             self.ending = Some(Ending::Full);
         }
-        if self.ending.is_some()
-            && let Some(link) = &mut self.link
-        {
-            let _ = link.process.send("end");
+        self.release_if_over();
+    }
+
+    /// A game over needs no engine: an undo after the end starts a fresh one with the
+    /// position. Dropped, the engine is killed, so an ended game leaves no process behind.
+    fn release_if_over(&mut self) {
+        if self.ending.is_some() {
+            self.link = None;
         }
     }
 
@@ -286,7 +290,6 @@ impl Play {
             Ok(sent) => Ok(Some(self.think(link, sent))),
             Err(fault) => {
                 self.ending = Some(Ending::Fault(fault));
-                self.link = Some(link);
                 Ok(None)
             }
         }
@@ -315,6 +318,7 @@ impl Play {
             },
             Err(fault) => self.ending = Some(Ending::Fault(fault)),
         }
+        self.release_if_over();
         None
     }
 
