@@ -163,3 +163,20 @@ fn serve(listener: &TcpListener, address: SocketAddr, guard: &Arc<access::Guard>
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_banner_says_what_another_bind_exposes() {
+        assert!(reach(IpAddr::V4(Ipv4Addr::LOCALHOST)).starts_with("loopback only"));
+        let all = reach("0.0.0.0".parse().unwrap());
+        assert!(all.starts_with("NOT loopback"), "{all}");
+        assert!(all.contains("every network interface"), "{all}");
+        assert!(all.contains("has the token"), "{all}");
+        assert!(reach("::".parse().unwrap()).contains("every network interface"));
+        let one = reach("192.168.1.7".parse().unwrap());
+        assert!(one.contains("listening on 192.168.1.7"), "{one}");
+    }
+}
