@@ -249,7 +249,7 @@ fn synced(server: &Server, driver: &Driver) -> Value {
 
 /// The person's game, by clicks: black against the random player, to the end.
 fn play_by_clicking(server: &Server, driver: &Driver) {
-    driver.open(&server.url("/#play"));
+    driver.open(&server.page_url("#play"));
     driver.wait_text("#connection", "live");
     driver.type_into("#play-engine", &format!("{BIN} --player random --seed 5"));
     driver.click("#play-new");
@@ -269,7 +269,7 @@ fn play_by_clicking(server: &Server, driver: &Driver) {
     for round in 0..120 {
         if round == 2 {
             // A reload finds the game where it was: it lives on the server.
-            driver.open(&server.url("/#play"));
+            driver.open(&server.page_url("#play"));
             driver.wait_text("#connection", "live");
         }
         let play = synced(server, driver);

@@ -472,8 +472,9 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
             format!("Host: {}\r\n", server.address)
         };
         let body = r#"{"engine":"true"}"#;
+        let token = server.token_header();
         let request = format!(
-            "POST /play/new HTTP/1.1\r\n{host}{headers}\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST /play/new HTTP/1.1\r\n{host}{token}{headers}\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         );
         let (got, text) = server.raw(request.as_bytes());
@@ -502,7 +503,12 @@ fn the_event_stream_follows_changes() {
         .set_read_timeout(Some(WAIT))
         .expect("a timeout can be set");
     let address = server.address.clone();
-    write!(stream, "GET /events HTTP/1.1\r\nHost: {address}\r\n\r\n").expect("sent");
+    let token = server.token_header();
+    write!(
+        stream,
+        "GET /events HTTP/1.1\r\nHost: {address}\r\n{token}\r\n"
+    )
+    .expect("sent");
     let mut reader = BufReader::new(stream);
     let event = |reader: &mut BufReader<TcpStream>| -> Value {
         let mut line = String::new();

@@ -182,6 +182,18 @@ fn unreadable_move_is_malformed() {
     assert_b_faults(&s, FaultKind::Malformed);
 }
 
+/// A reply that would read as a legal move but for its length (padded past the 64 KiB line
+/// cap): the referee does not take a line that long, and counts it malformed.
+#[test]
+fn a_line_past_the_cap_is_malformed() {
+    let s = run(
+        &engine("random", 1),
+        &engine("longline", 2),
+        &["--games", "2"],
+    );
+    assert_b_faults(&s, FaultKind::Malformed);
+}
+
 #[test]
 fn crash_loses() {
     let s = run(

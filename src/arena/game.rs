@@ -155,6 +155,14 @@ pub fn await_turn(
                 let turn = Turn::parse(text).map_err(|e| coord_fault(color, text, e));
                 return Ok((turn, elapsed));
             }
+            Received::TooLong(length, at) => {
+                let detail = format!(
+                    "a line of {length} bytes, longer than the {} KiB a line may have",
+                    super::process::MAX_LINE / 1024
+                );
+                let malformed = fault(FaultKind::Malformed, color, detail);
+                return Ok((Err(malformed), at.saturating_duration_since(sent)));
+            }
             Received::Timeout => {
                 let what = if remaining.is_some_and(|r| r < limits.move_time) {
                     "remaining game time"

@@ -3,6 +3,7 @@
 //! are skipped. Every opening is checked against the rules when the file is loaded: no stone
 //! twice, the right stone count per turn, and no six (the game must still be open).
 
+use crate::record::files::{OPENINGS_CAP, ReadError, excerpt, read_capped};
 use crate::rules::board::Board;
 use crate::rules::coord::{CoordError, Turn, parse_cells};
 use std::fmt;
@@ -27,10 +28,8 @@ impl Opening {
 /// What is wrong with an openings file.
 #[derive(Debug)]
 pub enum OpeningError {
-    Read {
-        path: PathBuf,
-        error: std::io::Error,
-    },
+    /// Not a regular file, larger than [`OPENINGS_CAP`], or unreadable.
+    Read(ReadError),
     /// The file holds no opening at all.
     Empty { path: PathBuf },
     /// A token that is not a list of cells.
@@ -54,14 +53,18 @@ pub enum OpeningError {
 impl fmt::Display for OpeningError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OpeningError::Read { path, error } => {
-                write!(f, "cannot read openings file {}: {error}", path.display())
-            }
+            OpeningError::Read(error) => write!(f, "cannot read openings file {error}"),
             OpeningError::Empty { path } => {
                 write!(f, "openings file {} holds no opening", path.display())
             }
             OpeningError::Coord { line, token, error } => {
-                write!(f, "openings line {line}: bad stones '{token}': {error}")
+                let token = excerpt(token);
+                // The coordinate error may quote the whole token again: say it without.
+                let why = match error {
+                    CoordError::Length(_) => "not two letters per stone".to_string(),
+                    error => error.to_string(),
+                };
+                write!(f, "openings line {line}: bad stones '{token}': {why}")
             }
             OpeningError::StoneCount {
                 line,
@@ -69,10 +72,12 @@ impl fmt::Display for OpeningError {
                 expected,
             } => write!(
                 f,
-                "openings line {line}: '{token}' should be {expected} stone(s) \
-                 (black's first turn is one stone, every later turn two)"
+                "openings line {line}: '{}' should be {expected} stone(s) \
+                 (black's first turn is one stone, every later turn two)",
+                excerpt(token)
             ),
             OpeningError::Repeated { line, token } => {
+                let token = excerpt(token);
                 write!(
                     f,
                     "openings line {line}: '{token}' repeats an occupied cell"
@@ -151,12 +156,11 @@ pub fn parse(text: &str) -> Result<Vec<Opening>, OpeningError> {
     Ok(openings)
 }
 
-/// Reads and checks an openings file; an empty one is an error.
+/// Reads and checks an openings file; an empty one is an error, and so is anything but a
+/// regular file of at most [`OPENINGS_CAP`] bytes (a FIFO or a device would block the match,
+/// or the browser board's Watch, for good).
 pub fn load(path: &Path) -> Result<Vec<Opening>, OpeningError> {
-    let text = std::fs::read_to_string(path).map_err(|error| OpeningError::Read {
-        path: path.to_path_buf(),
-        error,
-    })?;
+    let text = read_capped(path, OPENINGS_CAP).map_err(OpeningError::Read)?;
     let openings = parse(&text)?;
     if openings.is_empty() {
         return Err(OpeningError::Empty {

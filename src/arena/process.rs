@@ -3,11 +3,69 @@
 //! that waiting for a reply can use an exact `recv_timeout`.
 
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// The longest output line an engine may write: a protocol reply is a few bytes, a log line
+/// a few hundred. A longer one is cut there (the rest up to its newline is skipped unread
+/// into memory), so an engine cannot make its referee hold more than this per line.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// One line read under [`MAX_LINE`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// The line without its line ending (`\n` or `\r\n`), invalid UTF-8 replaced.
+    Whole(String),
+    /// Longer than the cap: its first [`MAX_LINE`] bytes, and how many bytes it had in all.
+    Cut(String, u64),
+}
+
+/// Reads the next line of `reader` with the cap; `None` at the end of the stream.
+pub fn read_line_capped(reader: &mut impl BufRead) -> io::Result<Option<LineRead>> {
+    let mut buf = Vec::new();
+    let n = reader
+        .by_ref()
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') || buf.len() <= MAX_LINE {
+        let text = String::from_utf8_lossy(&buf);
+        return Ok(Some(LineRead::Whole(
+            text.trim_end_matches(['\n', '\r']).to_string(),
+        )));
+    }
+    // Past the cap: skip to the newline (or the end), counting, without keeping anything.
+    let mut total = buf.len() as u64;
+    buf.truncate(MAX_LINE);
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                total += i as u64;
+                reader.consume(i + 1);
+                break;
+            }
+            None => {
+                let len = chunk.len();
+                total += len as u64;
+                reader.consume(len);
+            }
+        }
+    }
+    Ok(Some(LineRead::Cut(
+        String::from_utf8_lossy(&buf).into_owned(),
+        total,
+    )))
+}
 
 /// Why an engine command could not be started.
 #[derive(Debug)]
@@ -18,6 +76,26 @@ pub enum EngineStartError {
     Spawn { command: String, error: io::Error },
     /// The program started but exited (closed its stdout) before answering `name?`.
     Exited { command: String },
+}
+
+/// A handle that stops an engine from another thread while its owner waits for a reply.
+#[derive(Clone)]
+pub struct Killer(Arc<Mutex<Child>>);
+
+impl Killer {
+    /// Kills the process (if it still runs) and collects its exit.
+    pub fn kill(&self) {
+        let mut child = lock(&self.0);
+        if let Ok(None) = child.try_wait() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The child, locked; a panic elsewhere leaves a `Child` still usable, so poison is set aside.
+fn lock(child: &Mutex<Child>) -> MutexGuard<'_, Child> {
+    child.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl fmt::Display for EngineStartError {
@@ -50,6 +128,8 @@ pub enum Received {
     /// A line, with the moment the reader thread took it from the pipe (replies are timed
     /// by it, so the referee's own scheduling does not count against the engine).
     Line(String, Instant),
+    /// A line longer than [`MAX_LINE`] bytes (its length), with the moment it ended.
+    TooLong(u64, Instant),
     /// Nothing arrived before the deadline.
     Timeout,
     /// The engine closed its stdout (exited or crashed).
@@ -59,9 +139,9 @@ pub enum Received {
 /// A running engine.
 pub struct EngineProcess {
     command: String,
-    child: Child,
+    child: Arc<Mutex<Child>>,
     stdin: Option<ChildStdin>,
-    lines: Receiver<(String, Instant)>,
+    lines: Receiver<(LineRead, Instant)>,
 }
 
 /// Splits an engine command line with shell quoting rules.
@@ -163,27 +243,21 @@ impl EngineProcess {
             let label = command.to_string();
             thread::spawn(move || {
                 let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let at = Instant::now();
-                            let line = String::from_utf8_lossy(&buf);
-                            let line = line.trim_end_matches(['\n', '\r']).to_string();
-                            log::trace!("[{label}] -> {line}");
-                            if tx.send((line, at)).is_err() {
-                                break;
-                            }
-                        }
+                while let Ok(Some(line)) = read_line_capped(&mut reader) {
+                    let at = Instant::now();
+                    match &line {
+                        LineRead::Whole(text) => log::trace!("[{label}] -> {text}"),
+                        LineRead::Cut(_, n) => log::trace!("[{label}] -> a line of {n} bytes"),
+                    }
+                    if tx.send((line, at)).is_err() {
+                        break;
                     }
                 }
             });
         }
         let engine = EngineProcess {
             command: command.to_string(),
-            child,
+            child: Arc::new(Mutex::new(child)),
             stdin,
             lines: rx,
         };
@@ -192,6 +266,11 @@ impl EngineProcess {
 
     pub fn command(&self) -> &str {
         &self.command
+    }
+
+    /// A handle that kills this process from another thread.
+    pub fn killer(&self) -> Killer {
+        Killer(Arc::clone(&self.child))
     }
 
     /// Writes one line (a newline is appended) and flushes.
@@ -210,7 +289,8 @@ impl EngineProcess {
     pub fn recv_until(&self, deadline: Instant) -> Received {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
-            Ok((line, at)) => Received::Line(line, at),
+            Ok((LineRead::Whole(line), at)) => Received::Line(line, at),
+            Ok((LineRead::Cut(_, n), at)) => Received::TooLong(n, at),
             Err(RecvTimeoutError::Timeout) => Received::Timeout,
             Err(RecvTimeoutError::Disconnected) => Received::Eof,
         }
@@ -228,6 +308,7 @@ impl EngineProcess {
                         }
                     }
                 }
+                Received::TooLong(..) => {}
                 Received::Timeout => return Ok(None),
                 Received::Eof => {
                     return Err(EngineStartError::Exited {
@@ -242,7 +323,8 @@ impl EngineProcess {
     pub fn reap(mut self, deadline: Instant) {
         self.stdin = None;
         loop {
-            match self.child.try_wait() {
+            let exited = lock(&self.child).try_wait();
+            match exited {
                 Ok(Some(status)) => {
                     log::debug!("[{}] exited: {status}", self.command);
                     return;
@@ -252,24 +334,49 @@ impl EngineProcess {
             }
         }
         log::debug!("[{}] still running after quit; killing it", self.command);
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.killer().kill();
     }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         // `reap` leaves an exited child; anything still running here is killed, never leaked.
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.killer().kill();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_past_the_cap_is_cut_and_the_next_one_read_whole() {
+        let mut text = vec![b'x'; MAX_LINE + 10];
+        text.extend_from_slice(b"\nmove JJKK\r\n");
+        text.extend(vec![b'y'; MAX_LINE + 1]);
+        let mut reader = BufReader::with_capacity(1000, text.as_slice());
+        match read_line_capped(&mut reader).unwrap() {
+            Some(LineRead::Cut(kept, total)) => {
+                assert_eq!(kept.len(), MAX_LINE);
+                assert_eq!(total, MAX_LINE as u64 + 10);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            read_line_capped(&mut reader).unwrap(),
+            Some(LineRead::Whole("move JJKK".into()))
+        );
+        assert!(matches!(
+            read_line_capped(&mut reader).unwrap(),
+            Some(LineRead::Cut(_, n)) if n == MAX_LINE as u64 + 1
+        ));
+        assert_eq!(read_line_capped(&mut reader).unwrap(), None);
+        let exact = vec![b'z'; MAX_LINE];
+        assert!(matches!(
+            read_line_capped(&mut exact.as_slice()).unwrap(),
+            Some(LineRead::Whole(t)) if t.len() == MAX_LINE
+        ));
+    }
 
     #[test]
     fn cpu_shares() {

@@ -2,20 +2,41 @@
 //! a log the page shows, and our engine's search read back out of that log (the engine is
 //! not changed for the board: it already says what it found, on stderr).
 
-use crate::arena::process::{EngineProcess, split_command};
+use crate::arena::process::{EngineProcess, LineRead, read_line_capped, split_command};
 use crate::arena::{EngineStartError, ReplyLimits};
 use crate::record::Fault;
 use crate::rules::board::Color;
 use crate::rules::coord::Turn;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Log lines kept per engine: enough for several moves of iteration lines.
 const LOG_KEEP: usize = 400;
+/// The characters of a log line kept: the page is narrow, and our engine's lines are short.
+/// With [`LOG_KEEP`] this bounds the memory a chatty engine's log takes.
+const LOG_LINE_CHARS: usize = 2000;
+
+/// A log line as kept: cut at [`LOG_LINE_CHARS`], saying so.
+fn kept(line: LineRead) -> String {
+    let (mut text, total) = match line {
+        LineRead::Whole(text) => {
+            let total = text.len() as u64;
+            (text, total)
+        }
+        LineRead::Cut(text, total) => (text, total),
+    };
+    if let Some((at, _)) = text.char_indices().nth(LOG_LINE_CHARS) {
+        text.truncate(at);
+    }
+    if (text.len() as u64) < total {
+        text.push_str(&format!(" [... a line of {total} bytes, cut]"));
+    }
+    text
+}
 
 /// The engine's stderr lines, numbered from its start.
 #[derive(Default)]
@@ -77,13 +98,22 @@ impl EngineLink {
         let log = Arc::new(Mutex::new(LogTail::default()));
         if let Some(stderr) = stderr {
             let log = Arc::clone(&log);
-            std::thread::spawn(move || {
-                for line in BufReader::new(stderr).lines() {
-                    let Ok(line) = line else { break };
-                    log.lock().unwrap_or_else(|p| p.into_inner()).push(line);
+            let reader = std::thread::Builder::new().spawn(move || {
+                let mut stderr = BufReader::new(stderr);
+                while let Ok(Some(line)) = read_line_capped(&mut stderr) {
+                    log.lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(kept(line));
                     wake();
                 }
             });
+            // Without a reader the engine's stderr fills and blocks it: refuse it instead.
+            if let Err(e) = reader {
+                return Err(EngineStartError::Spawn {
+                    command: command.to_string(),
+                    error: e,
+                });
+            }
         }
         Ok(EngineLink { process, log, ours })
     }
@@ -218,6 +248,19 @@ mod tests {
         assert_eq!(view["iterations"][1]["pv"], json!(["KIKK", "LLMM"]));
         assert_eq!(view["threats"][0], "HHII loses to a threat sequence");
         assert_eq!(view["log"].as_array().map(Vec::len), Some(5));
+    }
+
+    #[test]
+    fn a_long_log_line_is_cut_and_says_so() {
+        assert_eq!(kept(LineRead::Whole("short".into())), "short");
+        let long = kept(LineRead::Whole("é".repeat(3000)));
+        assert!(
+            long.starts_with(&"é".repeat(LOG_LINE_CHARS)),
+            "cut on a character"
+        );
+        assert!(long.ends_with(" [... a line of 6000 bytes, cut]"), "{long}");
+        let cut = kept(LineRead::Cut("x".repeat(10), 100_000));
+        assert_eq!(cut, "xxxxxxxxxx [... a line of 100000 bytes, cut]");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::board::game_view;
 use super::engine::{EngineLink, LogTail, search_view, setup_lines};
 use crate::arena::EngineStartError;
 use crate::arena::game::illegal;
+use crate::arena::process::Killer;
 use crate::record::Fault;
 use crate::record::game::Played;
 use crate::rules::board::{Board, Color};
@@ -145,6 +146,8 @@ pub struct Play {
     wake: Option<Wake>,
     /// The engine; `None` while it thinks (its thread holds it) or after it failed.
     link: Option<EngineLink>,
+    /// The engine while it thinks: a new game or a resignation stops it.
+    thinking_engine: Option<Killer>,
     log: Option<Arc<Mutex<LogTail>>>,
     /// Log line number where the engine's current (or last) move began.
     mark: usize,
@@ -179,9 +182,8 @@ impl Play {
         }
         lines.push(format!("new {}", engine.name()));
         let sent = link.send_all(engine, &lines);
-        if let Some(old) = self.link.take() {
-            old.close();
-        }
+        // The engine this game replaces goes now, thinking or not (dropped, it is killed).
+        self.stop_engine();
         self.generation += 1;
         self.log = Some(Arc::clone(&link.log));
         self.mark = link.log_mark();
@@ -207,8 +209,19 @@ impl Play {
         }
     }
 
+    /// Stops the engine: the one thinking (its thread then gets its end and lets it go),
+    /// and the one waiting.
+    fn stop_engine(&mut self) {
+        if let Some(engine) = self.thinking_engine.take() {
+            engine.kill();
+        }
+        self.link = None;
+        self.thinking = false;
+    }
+
     fn think(&mut self, link: EngineLink, sent: Instant) -> ThinkJob {
         self.thinking = true;
+        self.thinking_engine = Some(link.process.killer());
         let (color, move_time) = match &self.config {
             Some(c) => (c.human.other(), c.move_time),
             None => (self.board.side_to_move(), Duration::from_secs(1)),
@@ -237,10 +250,14 @@ impl Play {
         } else if self.board.is_full() {
             self.ending = Some(Ending::Full);
         }
-        if self.ending.is_some()
-            && let Some(link) = &mut self.link
-        {
-            let _ = link.process.send("end");
+        self.release_if_over();
+    }
+
+    /// A game over needs no engine: an undo after the end starts a fresh one with the
+    /// position. Dropped, the engine is killed, so an ended game leaves no process behind.
+    fn release_if_over(&mut self) {
+        if self.ending.is_some() {
+            self.link = None;
         }
     }
 
@@ -273,7 +290,6 @@ impl Play {
             Ok(sent) => Ok(Some(self.think(link, sent))),
             Err(fault) => {
                 self.ending = Some(Ending::Fault(fault));
-                self.link = Some(link);
                 Ok(None)
             }
         }
@@ -285,6 +301,7 @@ impl Play {
             return Some(reply.link);
         }
         self.thinking = false;
+        self.thinking_engine = None;
         let color = self.board.side_to_move();
         self.link = Some(reply.link);
         match reply.result {
@@ -301,6 +318,7 @@ impl Play {
             },
             Err(fault) => self.ending = Some(Ending::Fault(fault)),
         }
+        self.release_if_over();
         None
     }
 
@@ -338,9 +356,8 @@ impl Play {
                     fault.detail
                 )));
             }
-            if let Some(old) = self.link.replace(link) {
-                old.close();
-            }
+            // The engine replaced is dropped, and with it killed.
+            self.link = Some(link);
             self.log = self.link.as_ref().map(|l| Arc::clone(&l.log));
         }
         self.turns.truncate(keep);
@@ -354,7 +371,8 @@ impl Play {
         Ok(())
     }
 
-    /// The person gives up; an engine still thinking is let go.
+    /// The person gives up; the engine, thinking or not, is stopped (a resigned game is
+    /// closed: nothing is left for it to do).
     pub fn resign(&mut self) -> Result<(), PlayError> {
         let config = self.config.as_ref().ok_or(PlayError::NoGame)?;
         if self.ending.is_some() {
@@ -363,10 +381,7 @@ impl Play {
         self.ending = Some(Ending::Resigned(config.human));
         self.human_since = None;
         self.generation += 1;
-        self.thinking = false;
-        if let Some(link) = &mut self.link {
-            let _ = link.process.send("end");
-        }
+        self.stop_engine();
         Ok(())
     }
 

@@ -4,8 +4,10 @@
 
 use super::board::view_of;
 use super::engine::{EngineLink, search_view, setup_lines};
-use crate::record::RecordResult;
+use crate::arena::process::Killer;
+use crate::record::files::{RECORD_CAP, read_capped};
 use crate::record::game::Game;
+use crate::record::{Record, RecordResult};
 use crate::rules::board::Color;
 use crate::tools::analyse::{GameAnalysis, report};
 use serde_json::{Value, json};
@@ -27,6 +29,8 @@ pub enum ReviewError {
     NoLoser,
     Busy,
     Over,
+    /// Another record was opened between the request's read and its answer.
+    Stale,
 }
 
 impl std::fmt::Display for ReviewError {
@@ -39,6 +43,7 @@ impl std::fmt::Display for ReviewError {
             ReviewError::NoLoser => f.write_str("the record has no loser (a draw)"),
             ReviewError::Busy => f.write_str("still working on the last request"),
             ReviewError::Over => f.write_str("the game is over at this turn: nothing to play"),
+            ReviewError::Stale => f.write_str("another record was opened meanwhile: try again"),
         }
     }
 }
@@ -51,49 +56,70 @@ pub struct Review {
     upto: usize,
     /// Bumped by every record opened: an answer about an older one is dropped.
     generation: u64,
-    busy: bool,
+    /// An analysis or an engine's question is running: one at a time, whichever record is
+    /// shown (opening another does not stop an analysis, which runs in this process).
+    running: bool,
+    /// The engine asked about the position, while it thinks: opening a record stops it.
+    asked: Option<Killer>,
     /// The analysis: `{ "turn": n or null, "text": ... }`.
     losing: Option<Value>,
     /// The engine's view: `{ "upto", "turn", "time", "search" }` or `{ "error" }`.
     engine: Option<Value>,
 }
 
-fn read(path: &Path) -> Result<Game, ReviewError> {
-    Game::read_record(path).map_err(ReviewError::Open)
+/// Reads and parses a record, refusing anything but a regular file of at most
+/// [`RECORD_CAP`] bytes. Called off the state's lock.
+pub fn read(path: &Path) -> Result<Game, ReviewError> {
+    let text = read_capped(path, RECORD_CAP).map_err(|e| ReviewError::Open(e.to_string()))?;
+    let record =
+        Record::parse(&text).map_err(|e| ReviewError::Open(format!("{}: {e}", path.display())))?;
+    Ok(Game::from_record(&record))
+}
+
+/// A record file, or a folder's records with the first of them read: what
+/// [`Review::show`] takes. Called off the state's lock.
+pub fn load(path: &Path) -> Result<(Vec<PathBuf>, Game), ReviewError> {
+    let files = crate::record::files::files_in(path, &["txt"])
+        .map_err(|e| ReviewError::Open(format!("{}: {e}", path.display())))?;
+    let first = files
+        .first()
+        .ok_or_else(|| ReviewError::Open(format!("{}: no .txt records", path.display())))?;
+    let game = read(first)?;
+    Ok((files, game))
 }
 
 impl Review {
-    /// Opens a record file, or the first record of a folder.
-    pub fn open(&mut self, path: &Path) -> Result<(), ReviewError> {
-        let files = crate::record::files::files_in(path, &["txt"])
-            .map_err(|e| ReviewError::Open(format!("{}: {e}", path.display())))?;
-        let first = files
-            .first()
-            .ok_or_else(|| ReviewError::Open(format!("{}: no .txt records", path.display())))?;
-        let game = read(first)?;
+    /// Shows the `index`-th of `files`, read as `game`; an engine still asked about the last
+    /// position is stopped.
+    pub fn show(&mut self, files: Vec<PathBuf>, index: usize, game: Game) {
+        if let Some(asked) = self.asked.take() {
+            asked.kill();
+        }
         self.files = files;
-        self.show(0, game);
-        Ok(())
-    }
-
-    fn show(&mut self, index: usize, game: Game) {
         self.index = index;
         self.upto = game.turns.len();
         self.game = Some(game);
         self.generation += 1;
-        self.busy = false;
         self.losing = None;
         self.engine = None;
     }
 
-    /// Opens the `index`-th file (from 0) of the folder opened.
-    pub fn select(&mut self, index: usize) -> Result<(), ReviewError> {
+    /// The `index`-th file (from 0) of the folder opened, with the generation it belongs to.
+    pub fn file(&self, index: usize) -> Result<(u64, PathBuf), ReviewError> {
         let path = self
             .files
             .get(index)
             .ok_or(ReviewError::NoSuchFile(index, self.files.len()))?;
-        let game = read(path)?;
-        self.show(index, game);
+        Ok((self.generation, path.clone()))
+    }
+
+    /// Shows the `index`-th file, read as `game` from what [`Self::file`] gave at `seen`.
+    pub fn select(&mut self, seen: u64, index: usize, game: Game) -> Result<(), ReviewError> {
+        if seen != self.generation {
+            return Err(ReviewError::Stale);
+        }
+        let files = std::mem::take(&mut self.files);
+        self.show(files, index, game);
         Ok(())
     }
 
@@ -108,7 +134,7 @@ impl Review {
 
     fn begin_work(&mut self) -> Result<(Game, u64), ReviewError> {
         let game = self.game.clone().ok_or(ReviewError::NoRecord)?;
-        if self.busy {
+        if self.running {
             return Err(ReviewError::Busy);
         }
         Ok((game, self.generation))
@@ -122,7 +148,7 @@ impl Review {
             Some(RecordResult::WhiteWins) => Color::Black,
             _ => return Err(ReviewError::NoLoser),
         };
-        self.busy = true;
+        self.running = true;
         self.losing = Some(json!({ "text": format!("analysing {loser}'s turns...") }));
         let file = self.files.get(self.index).map(|p| p.display().to_string());
         Ok((game, loser, generation, file.unwrap_or_default()))
@@ -130,11 +156,11 @@ impl Review {
 
     /// The analysis is done: the board jumps to the losing turn, if one was found.
     pub fn losing_found(&mut self, generation: u64, analysis: &GameAnalysis, file: &str) {
+        self.running = false;
         if self.generation != generation {
             return;
         }
         let turn = analysis.losing.as_ref().map(|l| l.number);
-        self.busy = false;
         self.losing = Some(json!({ "turn": turn, "text": report(file, analysis) }));
         if let Some(n) = turn {
             self.upto = n;
@@ -147,14 +173,25 @@ impl Review {
         if game.board_after(self.upto).is_over() {
             return Err(ReviewError::Over);
         }
-        self.busy = true;
+        self.running = true;
         self.engine = Some(json!({ "upto": self.upto, "thinking": true, "command": command }));
         Ok((game, generation, self.upto))
     }
 
+    /// The engine asked at `generation` runs: kept to be stopped by the next record, or
+    /// `false` (stop it now) when that record came first.
+    pub fn engine_started(&mut self, generation: u64, killer: Killer) -> bool {
+        let wanted = self.generation == generation;
+        if wanted {
+            self.asked = Some(killer);
+        }
+        wanted
+    }
+
     pub fn engine_answered(&mut self, generation: u64, view: Value) {
+        self.running = false;
+        self.asked = None;
         if self.generation == generation {
-            self.busy = false;
             self.engine = Some(view);
         }
     }
@@ -172,7 +209,7 @@ impl Review {
             "files": names,
             "index": self.index,
             "game": self.game.as_ref().map(|g| view_of(g, self.upto, &[])),
-            "busy": self.busy,
+            "busy": self.running,
             "losing": self.losing,
             "engine": self.engine,
         })
@@ -180,11 +217,21 @@ impl Review {
 }
 
 /// Sets the position up on a fresh engine, says `next`, and reads its reply and log.
-pub fn engine_view(game: &Game, upto: usize, command: &str, move_time: Duration) -> Value {
+/// `started` is handed the engine's killer once it runs, and says whether it is still wanted.
+pub fn engine_view(
+    game: &Game,
+    upto: usize,
+    command: &str,
+    move_time: Duration,
+    started: impl FnOnce(Killer) -> bool,
+) -> Value {
     let mut link = match EngineLink::start(command, || {}) {
         Ok(link) => link,
         Err(e) => return json!({ "upto": upto, "error": e.to_string() }),
     };
+    if !started(link.process.killer()) {
+        return json!({ "upto": upto, "error": "stopped: another record was opened" });
+    }
     let color = game.board_after(upto).side_to_move();
     let mut lines = Vec::new();
     if link.ours {

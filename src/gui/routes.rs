@@ -2,6 +2,7 @@
 //! that reads whole is applied, and a refused one leaves the state as it was. Anything but
 //! these routes is a 404.
 
+use super::access::Guard;
 use super::http::{self, Request, Response};
 use super::hub::Hub;
 use super::play::PlayConfig;
@@ -13,7 +14,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use std::io::Write;
-use std::net::{IpAddr, TcpStream};
+use std::net::TcpStream;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,6 +27,20 @@ const STYLE: &str = include_str!("assets/app.css");
 const KEEPALIVE: Duration = Duration::from_secs(15);
 /// Our engine's move time in Play and Review unless the page asks for another.
 const DEFAULT_MOVE_TIME: f64 = 2.0;
+/// The longest move time the board takes (Play, Watch, Review): each engine it starts may
+/// think that long, and its thread wait that long for the reply.
+pub const MAX_MOVE_TIME: Duration = Duration::from_secs(60);
+
+/// The refusal of a move time past [`MAX_MOVE_TIME`].
+fn too_long(shown: &str) -> Response {
+    Response::error(
+        400,
+        format!(
+            "move time '{shown}': at most {} s in the board",
+            MAX_MOVE_TIME.as_secs()
+        ),
+    )
+}
 
 /// The command that runs this program as an engine: Play's and Review's default.
 pub fn own_command() -> String {
@@ -124,8 +139,14 @@ fn body<T: DeserializeOwned>(request: &Request) -> Result<T, Response> {
 fn seconds(field: Option<&Field>, default: f64) -> Result<Duration, Response> {
     match field {
         None => Ok(Duration::from_secs_f64(default)),
-        Some(f) => crate::arena::seconds(&f.text())
-            .map_err(|e| Response::error(400, format!("move time '{}': {e}", f.text()))),
+        Some(f) => {
+            let text: String = f.text().chars().take(20).collect();
+            match crate::arena::seconds(&f.text()) {
+                Ok(t) if t > MAX_MOVE_TIME => Err(too_long(&text)),
+                Ok(t) => Ok(t),
+                Err(e) => Err(Response::error(400, format!("move time '{text}': {e}"))),
+            }
+        }
     }
 }
 
@@ -202,6 +223,9 @@ fn watch_start(hub: &Arc<Hub>, r: WatchStart) -> Response {
         Ok(c) => c,
         Err(e) => return Response::error(400, e),
     };
+    if config.move_time > MAX_MOVE_TIME {
+        return too_long(&format!("{}", config.move_time.as_secs_f64()));
+    }
     match tasks::watch(hub, config) {
         Ok(()) => ok(),
         Err(e) => Response::error(409, e),
@@ -266,14 +290,25 @@ fn respond(hub: &Arc<Hub>, request: &Request) -> Response {
                 Err(e) => Response::error(409, e),
             }
         }),
+        // Files are read and parsed off the lock: a slow disk holds up this request only.
         ("POST", "/review/open") => with(request, |r: ReviewOpen| {
-            review_result(hub.apply(|m| m.review.open(&PathBuf::from(r.path.trim()))))
+            let loaded = review::load(&PathBuf::from(r.path.trim()));
+            review_result(loaded.and_then(|(files, game)| {
+                hub.apply(|m| {
+                    m.review.show(files, 0, game);
+                    Ok(())
+                })
+            }))
         }),
         ("POST", "/review/goto") => with(request, |r: ReviewGoto| {
             review_result(hub.apply(|m| m.review.goto(r.upto)))
         }),
         ("POST", "/review/select") => with(request, |r: ReviewSelect| {
-            review_result(hub.apply(|m| m.review.select(r.index)))
+            let file = hub.read(|m| m.review.file(r.index));
+            review_result(file.and_then(|(seen, path)| {
+                let game = review::read(&path)?;
+                hub.apply(|m| m.review.select(seen, r.index, game))
+            }))
         }),
         ("POST", "/review/losing") => {
             with(request, |_: Empty| review_result(tasks::find_losing(hub)))
@@ -327,49 +362,16 @@ fn events(hub: &Hub, mut stream: &TcpStream) -> std::io::Result<()> {
     }
 }
 
-/// Who may ask. The server starts programs and reads files for whoever asks, so a web page
-/// from elsewhere, open in the same browser, must not: its requests name another host (DNS
-/// rebinding) or another origin, or cannot send JSON without the browser asking the server
-/// first (a CORS preflight, which this server never grants).
-fn refusal(request: &Request, bound: IpAddr) -> Option<Response> {
-    let host = request.host.as_str();
-    let name = match host.rsplit_once(':') {
-        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
-        _ => host,
-    };
-    let own = match bound {
-        IpAddr::V4(ip) => ip.to_string(),
-        IpAddr::V6(ip) => format!("[{ip}]"),
-    };
-    let local = ["localhost", "127.0.0.1", "[::1]"].contains(&name) || name == own;
-    if !local && !bound.is_unspecified() {
-        return Some(Response::error(
-            403,
-            format!("host '{host}' is not this server"),
-        ));
-    }
-    if !request.origin.is_empty() && request.origin != format!("http://{host}") {
-        let origin = &request.origin;
-        return Some(Response::error(
-            403,
-            format!("requests from {origin} are not served"),
-        ));
-    }
-    if request.method == "POST" && !request.content_type.starts_with("application/json") {
-        return Some(Response::error(
-            415,
-            "requests must be JSON (application/json)",
-        ));
-    }
-    None
-}
-
-/// Serves one connection to a server bound to `bound`.
-pub fn handle(hub: &Arc<Hub>, stream: TcpStream, bound: IpAddr) {
+/// Serves one connection.
+pub fn handle(hub: &Arc<Hub>, stream: TcpStream, guard: &Guard) {
     let request = match http::read_request(&stream) {
         Ok(r) => r,
         Err(http::HttpError::Io(e)) => {
             log::debug!("connection dropped: {e}");
+            return;
+        }
+        Err(e @ http::HttpError::Unsupported(_)) => {
+            let _ = Response::error(501, &e).write_to(&stream);
             return;
         }
         Err(e) => {
@@ -377,7 +379,7 @@ pub fn handle(hub: &Arc<Hub>, stream: TcpStream, bound: IpAddr) {
             return;
         }
     };
-    if let Some(refused) = refusal(&request, bound) {
+    if let Some(refused) = guard.refusal(&request) {
         let _ = refused.write_to(&stream);
         return;
     }
@@ -387,7 +389,10 @@ pub fn handle(hub: &Arc<Hub>, stream: TcpStream, bound: IpAddr) {
         }
         return;
     }
-    let response = respond(hub, &request);
+    let mut response = respond(hub, &request);
+    if request.path == "/" && guard.in_query(&request) {
+        response.set_cookie = Some(guard.cookie());
+    }
     if let Err(e) = response.write_to(&stream) {
         log::debug!("cannot answer {}: {e}", request.path);
     }

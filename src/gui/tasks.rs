@@ -94,7 +94,8 @@ pub fn ask_engine(hub: &Arc<Hub>, command: String, move_time: Duration) -> Resul
     let (game, generation, upto) = hub.apply(|m| m.review.begin_engine(&command))?;
     let hub = Arc::clone(hub);
     std::thread::spawn(move || {
-        let view = engine_view(&game, upto, &command, move_time);
+        let started = |killer| hub.update(|m| m.review.engine_started(generation, killer));
+        let view = engine_view(&game, upto, &command, move_time, started);
         hub.update(|m| m.review.engine_answered(generation, view));
     });
     Ok(())

@@ -53,6 +53,6 @@ impl std::str::FromStr for FaultKind {
         ]
         .into_iter()
         .find(|k| k.name() == text)
-        .ok_or_else(|| format!("unknown fault kind '{text}'"))
+        .ok_or_else(|| format!("unknown fault kind '{}'", super::files::excerpt(text)))
     }
 }

@@ -17,6 +17,7 @@
 //! header), but takes the result from the header: a game may end by time or fault without a
 //! six, and its last turn may hold a single stone.
 
+use super::files::excerpt;
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::{Cell, SIZE};
 use std::fmt;
@@ -114,9 +115,9 @@ impl fmt::Display for RecordError {
             RecordError::Header { field, detail } => {
                 write!(f, "header field {}: {detail}", field + 1)
             }
-            RecordError::UnknownResult(r) => write!(f, "unknown result '{r}'"),
+            RecordError::UnknownResult(r) => write!(f, "unknown result '{}'", excerpt(r)),
             RecordError::Move { index, text } => {
-                write!(f, "move {}: cannot read '{text}'", index + 1)
+                write!(f, "move {}: cannot read '{}'", index + 1, excerpt(text))
             }
             RecordError::Order { index, expected } => {
                 write!(f, "move {}: expected a {expected} stone", index + 1)
@@ -212,7 +213,7 @@ impl Record {
             rest = after;
         }
         if fields[0] != "C6" {
-            let detail = format!("expected 'C6', got '{}'", fields[0]);
+            let detail = format!("expected 'C6', got '{}'", excerpt(fields[0]));
             return Err(RecordError::Header { field: 0, detail });
         }
         let player = |field: usize, suffix: &str| {
@@ -221,7 +222,7 @@ impl Record {
                 .map(|n| n.trim().to_string())
                 .ok_or_else(|| RecordError::Header {
                     field,
-                    detail: format!("'{}' does not end in '{suffix}'", fields[field]),
+                    detail: format!("'{}' does not end in '{suffix}'", excerpt(fields[field])),
                 })
         };
         let black = player(1, " B")?;

@@ -14,6 +14,7 @@
 //! `}`, `;`, `,`, `=` and control characters), so the field never holds a `]`.
 
 use super::fault::Fault;
+use super::files::excerpt;
 use crate::rules::board::Color;
 use std::fmt;
 use std::time::Duration;
@@ -63,14 +64,14 @@ fn unescape(text: &str) -> Result<String, String> {
             let hex = text
                 .get(i + 1..i + 3)
                 .and_then(|h| u8::from_str_radix(h, 16).ok());
-            out.push(hex.ok_or_else(|| format!("bad escape in '{text}'"))?);
+            out.push(hex.ok_or_else(|| format!("bad escape in '{}'", excerpt(text)))?);
             i += 3;
         } else {
             out.push(bytes[i]);
             i += 1;
         }
     }
-    String::from_utf8(out).map_err(|_| format!("escape in '{text}' is not UTF-8"))
+    String::from_utf8(out).map_err(|_| format!("escape in '{}' is not UTF-8", excerpt(text)))
 }
 
 fn optional<T>(
@@ -87,7 +88,7 @@ fn optional<T>(
 fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
     value
         .parse()
-        .map_err(|_| format!("'{key}={value}' is not a number"))
+        .map_err(|_| format!("'{}' is not a number", excerpt(&format!("{key}={value}"))))
 }
 
 fn times(key: &str, value: &str) -> Result<Vec<u64>, String> {
@@ -108,9 +109,9 @@ impl MatchInfo {
         for word in words {
             let (key, value) = word
                 .split_once('=')
-                .ok_or_else(|| format!("'{word}' is not KEY=VALUE"))?;
+                .ok_or_else(|| format!("'{}' is not KEY=VALUE", excerpt(word)))?;
             if get.insert(key, value).is_some() {
-                return Err(format!("'{key}' given twice"));
+                return Err(format!("'{}' given twice", excerpt(key)));
             }
         }
         let field = |key: &str| {
@@ -121,17 +122,19 @@ impl MatchInfo {
         let black = match field("black")? {
             "A" => 0,
             "B" => 1,
-            other => return Err(format!("'black={other}' is neither A nor B")),
+            other => return Err(format!("'black={}' is neither A nor B", excerpt(other))),
         };
         let nanos = |v: &str| number::<u64>("time", v).map(Duration::from_nanos);
         let fault = optional(field("fault")?, |v| {
             let parts: Vec<&str> = v.splitn(3, ',').collect();
             let [kind, color, detail] = parts[..] else {
-                return Err(format!("'fault={v}' is not KIND,COLOUR,DETAIL"));
+                return Err(format!("'fault={}' is not KIND,COLOUR,DETAIL", excerpt(v)));
             };
             Ok(Fault {
                 kind: kind.parse()?,
-                color: color.parse::<Color>().map_err(|e| e.to_string())?,
+                color: color.parse::<Color>().map_err(|_| {
+                    format!("'{}' is not a colour (black or white)", excerpt(color))
+                })?,
                 detail: unescape(detail)?,
             })
         })?;

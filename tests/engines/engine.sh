@@ -8,6 +8,7 @@
 #        illegal   plays an occupied cell as its AT-th move
 #        offboard  plays an off-board cell (TT) as its AT-th move
 #        malformed answers 'move hello!' as its AT-th move
+#        longline  answers a legal move padded past the referee's 64 KiB line cap as its AT-th
 #        crash     exits as its AT-th move is due
 #        noname    like random, but ignores 'name?'
 #   AT defaults to 2 (own moves counted from 1); NAME defaults to MODE.
@@ -59,6 +60,8 @@ reply() {
             illegal) [ "$moves" -eq "$at" ] && { pick; echo "move $last$picked"; return; } ;;
             offboard) [ "$moves" -eq "$at" ] && { pick; echo "move TT$picked"; return; } ;;
             malformed) [ "$moves" -eq "$at" ] && { echo "move hello!"; return; } ;;
+            longline) [ "$moves" -eq "$at" ] && [ "$1" = 2 ] && {
+                pick; local a=$picked; pick; printf 'move%70000s%s\n' '' "$a$picked"; return; } ;;
         esac
     fi
     if [ "$mode" = chatty ]; then

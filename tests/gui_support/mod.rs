@@ -17,16 +17,29 @@ pub struct Server {
     /// `127.0.0.1:PORT`.
     pub address: String,
     pub banner: String,
+    /// The run's secret, from the banner's URL (`?token=...`).
+    pub token: String,
 }
 
 impl Server {
     pub fn start() -> Server {
-        let mut child = Command::new(BIN)
+        Server::start_with(&[], Stdio::null())
+    }
+
+    /// A server with more options, its stderr going to `stderr`.
+    pub fn start_with(args: &[&str], stderr: Stdio) -> Server {
+        let child = Command::new(BIN)
             .args(["gui", "--port", "0"])
+            .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("connect6 gui starts");
+        Server::from_child(child)
+    }
+
+    /// Reads the banner of a started server (stdout piped).
+    pub fn from_child(mut child: Child) -> Server {
         let stdout = child.stdout.take().expect("stdout is piped");
         let mut banner = String::new();
         BufReader::new(stdout)
@@ -38,10 +51,20 @@ impl Server {
             .and_then(|rest| rest.split('/').next())
             .unwrap_or_else(|| panic!("no address in the banner '{banner}'"))
             .to_string();
+        let token = banner
+            .split("token=")
+            .nth(1)
+            .map(|rest| {
+                rest.chars()
+                    .take_while(char::is_ascii_alphanumeric)
+                    .collect()
+            })
+            .unwrap_or_default();
         Server {
             child,
             address,
             banner,
+            token,
         }
     }
 
@@ -49,13 +72,55 @@ impl Server {
         format!("http://{}{path}", self.address)
     }
 
+    /// The page's address with the token, as the banner prints it, and `fragment` (`#play`).
+    pub fn page_url(&self, fragment: &str) -> String {
+        format!("http://{}/?token={}{fragment}", self.address, self.token)
+    }
+
+    /// The header that carries the token, for a request written by hand.
+    pub fn token_header(&self) -> String {
+        format!("X-Connect6-Token: {}\r\n", self.token)
+    }
+
     /// Sends raw bytes and returns the status and body of the answer.
     pub fn raw(&self, request: &[u8]) -> (u16, String) {
         raw(&self.address, request)
     }
 
+    /// A request with the token.
     pub fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
-        request(&self.address, method, path, body)
+        request_with(&self.address, method, path, body, &self.token_header())
+    }
+
+    /// The server's stderr, when it was piped.
+    pub fn take_stderr(&mut self) -> std::process::ChildStderr {
+        self.child.stderr.take().expect("stderr is piped")
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// How many processes the server has started that still run (Linux: read from /proc).
+    pub fn children(&self) -> usize {
+        children_of(self.child.id())
+    }
+
+    /// Waits until the server has no child process left; fails with the count after `limit`.
+    pub fn wait_no_children(&self, limit: Duration) {
+        let began = Instant::now();
+        loop {
+            let n = self.children();
+            if n == 0 {
+                return;
+            }
+            assert!(
+                began.elapsed() < limit,
+                "{n} engine process(es) left behind"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// A POST whose answer is JSON.
@@ -102,11 +167,40 @@ impl Drop for Server {
     }
 }
 
+/// The processes whose parent is `pid`, from /proc (0 where there is no /proc).
+pub fn children_of(pid: u32) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .filter(|stat| {
+            // `pid (name) state ppid ...`: the name may hold spaces, so read after the `)`.
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|ppid| ppid.parse::<u32>().ok())
+                == Some(pid)
+        })
+        .count()
+}
+
 /// One request on a fresh connection (the server closes it after answering).
 pub fn request(address: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    request_with(address, method, path, body, "")
+}
+
+/// [`request`] with `extra` header lines (each ending in CRLF).
+pub fn request_with(
+    address: &str,
+    method: &str,
+    path: &str,
+    body: &str,
+    extra: &str,
+) -> (u16, String) {
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n",
+         {extra}Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     raw(address, format!("{head}{body}").as_bytes())
