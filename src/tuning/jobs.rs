@@ -1,5 +1,5 @@
 //! `connect6 tune JOB`: the jobs that fit the evaluation's tables and make the match
-//! openings, one clap subcommand each (the logic is in `games`, `datagen` and `fit`):
+//! openings, one clap subcommand each (the logic is in the other modules of `tuning`):
 //!
 //! ```text
 //! connect6 tune records PATH.. --out GAMES
