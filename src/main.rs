@@ -51,9 +51,10 @@ enum Sub {
 /// The engine's options (used when no subcommand is given).
 #[derive(clap::Args, Debug)]
 struct EngineArgs {
-    /// Name sent for `name?` (1-12 ASCII letters or digits).
-    #[arg(long, default_value = "Connect6", value_parser = engine_name)]
-    name: String,
+    /// Name sent for `name?` (1-12 ASCII letters or digits) [default: Connect6, or Random
+    /// or Greedy for those players].
+    #[arg(long, value_parser = engine_name)]
+    name: Option<String>,
     /// Per-move cap in seconds, start-up included.
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
     move_time: Duration,
@@ -108,6 +109,18 @@ enum PlayerKind {
     Greedy,
 }
 
+impl EngineArgs {
+    /// The name for `name?`: a reference player says what it is, so that a match summary
+    /// never credits the engine with its games.
+    fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or(match self.player {
+            PlayerKind::Engine => "Connect6",
+            PlayerKind::Random => "Random",
+            PlayerKind::Greedy => "Greedy",
+        })
+    }
+}
+
 fn engine_name(v: &str) -> Result<String, String> {
     if v.is_empty() || v.len() > 12 || !v.chars().all(|c| c.is_ascii_alphanumeric()) {
         return Err("expected 1-12 ASCII letters or digits".into());
@@ -140,7 +153,7 @@ fn play(options: &EngineArgs, born: Instant) -> ExitCode {
 }
 
 fn converse(player: impl Player, options: &EngineArgs) -> ExitCode {
-    let mut session = Session::new(player, &options.name, !options.short_first);
+    let mut session = Session::new(player, options.name(), !options.short_first);
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     match serve(&mut session, stdin.lock(), stdout.lock()) {
@@ -187,17 +200,18 @@ mod tests {
         let o = parse("--depth 7 --hash 8 --seed 3 --name Ab1 --move-time 0.5")
             .unwrap()
             .engine;
-        assert_eq!(
-            (o.depth, o.hash_mb, o.seed, o.name.as_str()),
-            (7, 8, 3, "Ab1")
-        );
+        assert_eq!((o.depth, o.hash_mb, o.seed, o.name()), (7, 8, 3, "Ab1"));
         assert_eq!(o.move_time, Duration::from_millis(500));
         let d = parse("").unwrap().engine;
         assert_eq!(
-            (d.depth, d.hash_mb, d.seed, d.name.as_str(), d.player),
+            (d.depth, d.hash_mb, d.seed, d.name(), d.player),
             (DEFAULT_MAX_DEPTH, 64, 1, "Connect6", PlayerKind::Engine)
         );
         assert_eq!((d.move_time, d.game_time), (Duration::from_secs(5), None));
+        let named = |line: &str| parse(line).unwrap().engine.name().to_string();
+        assert_eq!(named("--player random"), "Random");
+        assert_eq!(named("--player greedy"), "Greedy");
+        assert_eq!(named("--player greedy --name G2"), "G2");
         for bad in [
             "--depth 0",
             "--depth 61",

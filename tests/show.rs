@@ -189,11 +189,11 @@ fn bad_input_is_refused() {
     assert_eq!(code, 2);
     assert!(err.contains("the game has 2 turns"), "{err}");
     let (code, _, err) = show(&["no-such-file.txt"]);
+    assert_eq!(code, 1, "a file that cannot be read");
+    assert!(err.contains("the file does not exist"), "{err}");
+    let (code, _, err) = show(&["nosuch"]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("neither a record file nor a stone list"),
-        "{err}"
-    );
+    assert!(err.contains("neither a file nor a stone list"), "{err}");
     let (code, _, _) = show(&["--bogus", "JJ"]);
     assert_eq!(code, 2);
     let (code, _, _) = show(&[]);

@@ -454,21 +454,27 @@ impl Model {
             Command::Colour(c) if self.awaiting_colour => return self.start(c),
             Command::Colour(_) => {}
             Command::Move(turn) => {
-                let me = self.me?;
+                // A game, or stones set up by hand, is a position to move in.
+                if self.me.is_none() && !self.set_up {
+                    return None;
+                }
                 let mover = self.board.side_to_move();
-                if (mover == me && !self.set_up) || self.board.play_turn(&turn).is_err() {
+                if (Some(mover) == self.me && !self.set_up) || self.board.play_turn(&turn).is_err()
+                {
                     return None;
                 }
                 let before = (self.me, self.set_up);
                 self.history
                     .push((mover, turn.cells().collect(), before.0, before.1));
                 self.me = Some(mover.other());
+                self.awaiting_colour = false;
                 self.set_up = false;
                 return (!self.board.is_over()).then_some(Owed::Move);
             }
             Command::End => {
                 self.me = None;
                 self.awaiting_colour = false;
+                self.set_up = false;
                 self.history.clear();
             }
             Command::Quit => self.quit = true,
@@ -481,7 +487,7 @@ impl Model {
                     self.set_up = true;
                 }
             }
-            Command::Next if !self.board.is_over() => {
+            Command::Next if !self.board.is_over() && (self.me.is_some() || self.set_up) => {
                 self.awaiting_colour = false;
                 self.set_up = false;
                 self.me = Some(self.board.side_to_move());
@@ -860,6 +866,7 @@ transcripts! {
     undo => "undo.txt",
     time_left => "time-left.txt",
     ponder => "ponder.txt",
+    messages => "messages.txt",
 }
 
 // ---------------------------------------------------------------------------------------

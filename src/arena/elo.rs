@@ -88,6 +88,15 @@ pub fn elo(wdl: Wdl) -> Elo {
         };
     }
     let s = wdl.points() / n;
+    if s <= 0.0 || s >= 1.0 {
+        // Every game went one way: the per-game variance is 0, and the interval would be a
+        // point at infinity, which reads as certainty. The data bound the Elo on neither side.
+        return Elo {
+            diff: elo_of(s),
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
+        };
+    }
     let var = (wdl.wins as f64 * (1.0 - s).powi(2)
         + wdl.draws as f64 * (0.5 - s).powi(2)
         + wdl.losses as f64 * s.powi(2))
@@ -277,6 +286,16 @@ impl std::fmt::Display for SprtSpec {
     }
 }
 
+/// A 95% interval as the summaries print it: `[low, high]`, or `unbounded` when neither end
+/// is finite (a sweep, or no games), as cutechess and fishtest say it.
+pub fn interval_text(e: &Elo) -> String {
+    if e.low.is_finite() || e.high.is_finite() {
+        format!("[{}, {}]", text_num(e.low), text_num(e.high))
+    } else {
+        "unbounded".into()
+    }
+}
+
 /// An Elo figure as the summaries print it: signed, one decimal, infinities spelled out.
 pub fn text_num(x: f64) -> String {
     if x.is_finite() {
@@ -291,6 +310,36 @@ pub fn text_num(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sweep_has_an_unbounded_interval() {
+        let lost = elo(Wdl {
+            wins: 0,
+            draws: 0,
+            losses: 2,
+        });
+        assert_eq!(lost.diff, f64::NEG_INFINITY);
+        assert_eq!((lost.low, lost.high), (f64::NEG_INFINITY, f64::INFINITY));
+        assert_eq!(interval_text(&lost), "unbounded");
+        let won = elo(Wdl {
+            wins: 2,
+            draws: 0,
+            losses: 0,
+        });
+        assert_eq!(interval_text(&won), "unbounded");
+        let mixed = elo(Wdl {
+            wins: 5,
+            draws: 0,
+            losses: 3,
+        });
+        assert_eq!(interval_text(&mixed), "[-155.9, +554.3]");
+        let half = Elo {
+            diff: 445.6,
+            low: 234.0,
+            high: f64::INFINITY,
+        };
+        assert_eq!(interval_text(&half), "[+234.0, +inf]");
+    }
 
     #[test]
     fn erf_values() {

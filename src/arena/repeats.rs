@@ -88,13 +88,11 @@ impl Repeats {
             self.distinct_games, self.games, self.distinct_pairs, self.pairs
         );
         if let Some(e) = self.distinct().elo() {
-            let num = super::elo::text_num;
             let _ = write!(
                 out,
-                "; each distinct pair once: Elo {}, 95% interval [{}, {}]",
-                num(e.diff),
-                num(e.low),
-                num(e.high)
+                "; each distinct pair once: Elo {}, 95% interval {}",
+                super::elo::text_num(e.diff),
+                super::elo::interval_text(&e)
             );
         }
         Some(out)

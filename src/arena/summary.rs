@@ -14,7 +14,9 @@
 //! forcing line (see [`super::decisive`]): the replies time management is about.
 
 use super::colours::Colours;
-use super::elo::{Elo, Pentanomial, SprtSpec, SprtState, SprtVerdict, Wdl, elo, los, text_num};
+use super::elo::{
+    Elo, Pentanomial, SprtSpec, SprtState, SprtVerdict, Wdl, elo, interval_text, los, text_num,
+};
 use super::entry::{GameEntry, TimeUse, pairs_of};
 use super::game::Outcome;
 use super::repeats::Repeats;
@@ -238,10 +240,9 @@ impl Summary {
         let elo = self.elo();
         let _ = writeln!(
             out,
-            "Elo difference (A - B): {}, 95% interval [{}, {}], LOS {:.1}%",
+            "Elo difference (A - B): {}, 95% interval {}, LOS {:.1}%",
             text_num(elo.diff),
-            text_num(elo.low),
-            text_num(elo.high),
+            interval_text(&elo),
             100.0 * los(self.engines[0].total)
         );
         let c = self.pairs.counts;
@@ -249,7 +250,7 @@ impl Summary {
             Some(pe) => {
                 let _ = writeln!(
                     out,
-                    "Pairs (A's points 0/0.5/1/1.5/2): {} {} {} {} {} over {} pair(s); Elo {}, 95% interval [{}, {}]",
+                    "Pairs (A's points 0/0.5/1/1.5/2): {} {} {} {} {} over {} pair(s); Elo {}, 95% interval {}",
                     c[0],
                     c[1],
                     c[2],
@@ -257,8 +258,7 @@ impl Summary {
                     c[4],
                     self.pairs.pairs(),
                     text_num(pe.diff),
-                    text_num(pe.low),
-                    text_num(pe.high)
+                    interval_text(&pe)
                 );
             }
             None => {

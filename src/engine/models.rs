@@ -20,7 +20,8 @@ pub struct ModelArgs {
     /// Read the learned evaluation from FILE (`tune eval`) in place of the embedded one;
     /// implies `--eval cells` or `net`, for a file of cell values or a cell network
     /// (`tune eval --features cells|net`).
-    #[arg(long, value_name = "FILE")]
+    /// The file's kind decides the evaluation, so an `--eval` beside it is refused.
+    #[arg(long, value_name = "FILE", conflicts_with = "eval")]
     pub eval_file: Option<PathBuf>,
     /// Read the cell ranking that picks the stones searched from FILE (`tune policy`) in
     /// place of the embedded one.

@@ -63,11 +63,27 @@ pub enum ParseError {
         command: &'static str,
         text: String,
     },
+    /// A number outside what the command takes; `range` says what it takes.
+    OutOfRange {
+        command: &'static str,
+        text: String,
+        range: &'static str,
+    },
+    /// `move JJ KK`: the stones of a turn split over words that, written together, are a
+    /// turn (`stones`).
+    SplitTurn {
+        extra: String,
+        stones: String,
+    },
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // `name` is the one command a person types without its `?`.
+            ParseError::UnknownCommand(w) if w == "name" => {
+                write!(f, "unknown command 'name' (the command is 'name?')")
+            }
             ParseError::UnknownCommand(w) => {
                 write!(f, "unknown command '{}' (try 'help')", w.escape_default())
             }
@@ -92,6 +108,20 @@ impl fmt::Display for ParseError {
                     text.escape_default()
                 )
             }
+            ParseError::OutOfRange {
+                command,
+                text,
+                range,
+            } => write!(
+                f,
+                "'{command}': '{}' is out of range ({range})",
+                text.escape_default()
+            ),
+            ParseError::SplitTurn { extra, stones } => write!(
+                f,
+                "'move' takes no '{}': a turn's stones are written together, 'move {stones}'",
+                extra.escape_default()
+            ),
         }
     }
 }
@@ -101,6 +131,28 @@ impl std::error::Error for ParseError {}
 fn colour(word: &str) -> Result<Color, ParseError> {
     word.parse()
         .map_err(|_| ParseError::BadColour(word.to_string()))
+}
+
+/// Seconds in `0 < s <= max`: a word that is no number (or NaN) is not valid, any other
+/// number outside is out of range.
+fn seconds(
+    command: &'static str,
+    text: &str,
+    max: f64,
+    range: &'static str,
+) -> Result<f64, ParseError> {
+    match text.parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= max => Ok(t),
+        Ok(t) if !t.is_nan() => Err(ParseError::OutOfRange {
+            command,
+            text: text.to_string(),
+            range,
+        }),
+        _ => Err(ParseError::BadNumber {
+            command,
+            text: text.to_string(),
+        }),
+    }
 }
 
 impl FromStr for Command {
@@ -138,6 +190,15 @@ impl FromStr for Command {
                 _ => Ok(Command::New(Some(colour(one("new", "a colour")?)?))),
             },
             "move" => {
+                if let [_, extra, ..] = args.as_slice() {
+                    let stones = args.concat();
+                    if Turn::parse(&stones).is_ok() {
+                        return Err(ParseError::SplitTurn {
+                            extra: extra.to_string(),
+                            stones: stones.to_ascii_uppercase(),
+                        });
+                    }
+                }
                 let text = one("move", "stones, e.g. 'move JJKK'")?;
                 Turn::parse(text)
                     .map(Command::Move)
@@ -173,9 +234,14 @@ impl FromStr for Command {
             "help" => none("help", Command::Help),
             "depth" => {
                 let text = one("depth", "a number of turns, 1..=60")?;
-                match text.parse::<u8>() {
-                    Ok(d) if (1..=60).contains(&d) => Ok(Command::Depth(d)),
-                    _ => Err(ParseError::BadNumber {
+                match text.parse::<i64>() {
+                    Ok(d @ 1..=60) => Ok(Command::Depth(d as u8)),
+                    Ok(_) => Err(ParseError::OutOfRange {
+                        command: "depth",
+                        text: text.to_string(),
+                        range: "turns 1..=60",
+                    }),
+                    Err(_) => Err(ParseError::BadNumber {
                         command: "depth",
                         text: text.to_string(),
                     }),
@@ -197,23 +263,11 @@ impl FromStr for Command {
                         });
                     }
                 };
-                match text.parse::<f64>() {
-                    Ok(t) if t.is_finite() && t > 0.0 && t <= 1e6 => Ok(Command::TimeLeft(t)),
-                    _ => Err(ParseError::BadNumber {
-                        command: "time left",
-                        text: text.to_string(),
-                    }),
-                }
+                seconds("time left", text, 1e6, "0 < seconds <= 1000000").map(Command::TimeLeft)
             }
             "time" => {
                 let text = one("time", "seconds per move")?;
-                match text.parse::<f64>() {
-                    Ok(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => Ok(Command::Time(t)),
-                    _ => Err(ParseError::BadNumber {
-                        command: "time",
-                        text: text.to_string(),
-                    }),
-                }
+                seconds("time", text, 86_400.0, "0 < seconds <= 86400").map(Command::Time)
             }
             _ => Err(ParseError::UnknownCommand(head)),
         }
@@ -289,18 +343,15 @@ mod tests {
         assert!(matches!(p("hello"), Err(ParseError::UnknownCommand(_))));
         assert!(matches!(p(""), Err(ParseError::UnknownCommand(_))));
         assert!(matches!(p("move"), Err(ParseError::MissingArgument { .. })));
-        assert!(matches!(
-            p("move JJ KK"),
-            Err(ParseError::UnexpectedArgument { .. })
-        ));
+        assert!(matches!(p("move JJ KK"), Err(ParseError::SplitTurn { .. })));
         assert!(matches!(p("move JZKK"), Err(ParseError::BadStones { .. })));
         assert!(matches!(
             p("move JJKKLL"),
             Err(ParseError::BadStones { .. })
         ));
         assert!(matches!(p("new purple"), Err(ParseError::BadColour(_))));
-        assert!(matches!(p("depth 0"), Err(ParseError::BadNumber { .. })));
-        assert!(matches!(p("time -1"), Err(ParseError::BadNumber { .. })));
+        assert!(matches!(p("depth 0"), Err(ParseError::OutOfRange { .. })));
+        assert!(matches!(p("time -1"), Err(ParseError::OutOfRange { .. })));
         assert!(matches!(p("time NaN"), Err(ParseError::BadNumber { .. })));
         assert!(matches!(
             p("time left"),
@@ -308,7 +359,7 @@ mod tests {
         ));
         assert!(matches!(
             p("time left 0"),
-            Err(ParseError::BadNumber { .. })
+            Err(ParseError::OutOfRange { .. })
         ));
         assert!(matches!(
             p("time left 5 6"),
@@ -318,5 +369,85 @@ mod tests {
             p("name? please"),
             Err(ParseError::UnexpectedArgument { .. })
         ));
+    }
+
+    fn message(line: &str) -> String {
+        p(line).expect_err(line).to_string()
+    }
+
+    #[test]
+    fn numbers_outside_their_range_say_the_range() {
+        assert_eq!(
+            message("depth 0"),
+            "'depth': '0' is out of range (turns 1..=60)"
+        );
+        assert_eq!(
+            message("depth 61"),
+            "'depth': '61' is out of range (turns 1..=60)"
+        );
+        assert_eq!(
+            message("depth 300"),
+            "'depth': '300' is out of range (turns 1..=60)"
+        );
+        assert_eq!(
+            message("time 86401"),
+            "'time': '86401' is out of range (0 < seconds <= 86400)"
+        );
+        assert_eq!(
+            message("time -1"),
+            "'time': '-1' is out of range (0 < seconds <= 86400)"
+        );
+        assert_eq!(
+            message("time inf"),
+            "'time': 'inf' is out of range (0 < seconds <= 86400)"
+        );
+        assert_eq!(
+            message("time left 1000001"),
+            "'time left': '1000001' is out of range (0 < seconds <= 1000000)"
+        );
+        assert_eq!(p("time 86400"), Ok(Command::Time(86_400.0)));
+        assert_eq!(p("time left 1000000"), Ok(Command::TimeLeft(1e6)));
+        assert_eq!(p("depth 60"), Ok(Command::Depth(60)));
+        // Words that are no number at all stay "not a valid number".
+        assert_eq!(
+            message("depth many"),
+            "'depth': 'many' is not a valid number"
+        );
+        assert_eq!(message("time NaN"), "'time': 'NaN' is not a valid number");
+    }
+
+    #[test]
+    fn stone_errors_quote_the_input_escaped() {
+        assert_eq!(
+            message("move JJ\u{0}KK"),
+            "'move': 'JJ\\u{0}KK' is not two letters per stone"
+        );
+        assert_eq!(
+            message("move é@@"),
+            "'move': '\\u{e9}@@' is not two letters per stone"
+        );
+        assert_eq!(
+            message("black JJ\tK"),
+            "'black': 'JJK' is not two letters per stone"
+        );
+    }
+
+    #[test]
+    fn hints_for_the_usual_slips() {
+        assert_eq!(
+            message("move JJ KK"),
+            "'move' takes no 'KK': a turn's stones are written together, 'move JJKK'"
+        );
+        assert_eq!(
+            message("move jj @@"),
+            "'move' takes no '@@': a turn's stones are written together, 'move JJ@@'"
+        );
+        // Words that make no turn together get the plain message.
+        assert_eq!(message("move JJ KK LL"), "'move' takes no 'KK'");
+        assert_eq!(
+            message("name"),
+            "unknown command 'name' (the command is 'name?')"
+        );
+        assert_eq!(message("nam"), "unknown command 'nam' (try 'help')");
     }
 }

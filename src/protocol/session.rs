@@ -173,6 +173,7 @@ impl<P: Player> Session<P> {
                 log::info!("game over ({} stones)", self.board.stone_total());
                 self.me = None;
                 self.awaiting_colour = false;
+                self.set_up = false;
                 // The stones stay for `board`; the game's turns can no longer be taken back.
                 self.history.clear();
                 Silent
@@ -187,6 +188,9 @@ impl<P: Player> Session<P> {
                 Silent
             }
             Command::Next => {
+                if !self.has_position() {
+                    return Err(SessionError::NoGame("next"));
+                }
                 if self.board.is_over() {
                     return Err(RuleError::GameOver.into());
                 }
@@ -244,21 +248,30 @@ impl<P: Player> Session<P> {
         }
     }
 
+    /// Whether `move` and `next` have a position to play on: a game, or stones set up by hand
+    /// since the last `new` or `end` (whose side to move the stone counts decide).
+    fn has_position(&self) -> bool {
+        self.me.is_some() || self.set_up
+    }
+
     fn opponent_moved(&mut self, turn: Turn) -> Result<Response, SessionError> {
-        let me = self.me.ok_or(SessionError::NoGame("move"))?;
+        if !self.has_position() {
+            return Err(SessionError::NoGame("move"));
+        }
         if self.board.is_over() {
             return Err(RuleError::GameOver.into());
         }
         let mover = self.board.side_to_move();
-        if mover == me && !self.set_up {
+        if Some(mover) == self.me && !self.set_up {
             return Err(SessionError::NotOpponentsTurn);
         }
         self.board.play_turn(&turn)?;
         self.record(mover, turn.cells().collect());
-        if mover == me {
+        if self.me != Some(mover.other()) {
             log::info!("after the set-up stones we play {}", mover.other());
         }
         self.me = Some(mover.other());
+        self.awaiting_colour = false;
         self.set_up = false;
         if self.board.is_over() {
             // The game ended on the opponent's stones: any reply would be read as a move of
@@ -335,7 +348,10 @@ pub fn describe_position(
     last: Option<(Color, &[Cell])>,
     me: Option<Color>,
 ) -> String {
-    let marked = last.map_or(&[][..], |(_, cells)| cells);
+    // Left to right, so that two stones side by side share their middle bracket whichever
+    // order the turn was written in.
+    let mut marked = last.map_or(Vec::new(), |(_, cells)| cells.to_vec());
+    marked.sort_by_key(|c| (c.row(), c.col()));
     let mut out = String::new();
     for (row, line) in board.render().lines().enumerate() {
         let mut chars: Vec<char> = line.chars().collect();
@@ -545,6 +561,38 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("last turn: white KJLJ\nblack to move; the engine plays white\n"));
+    }
+
+    #[test]
+    fn next_and_move_need_a_game_or_set_up_stones() {
+        let mut s = Session::new(Scripted, "Test", true);
+        for line in ["next", "move JJ", "end", "new"] {
+            let e = s.handle(line.parse().unwrap()).err();
+            assert!(matches!(e, Some(SessionError::NoGame(_)) | None), "{line}");
+        }
+        assert_eq!(s.handle(Command::Next), Err(SessionError::NoGame("next")));
+        assert_eq!(
+            s.handle("move JJ".parse().unwrap()),
+            Err(SessionError::NoGame("move"))
+        );
+        assert_eq!(s.board().stone_total(), 0);
+        // Stones set up by hand are a position to play on, for both.
+        assert_eq!(run(b"black JJ\nnext\n"), "move AABA\n");
+        assert_eq!(run(b"black JJ\nmove KKLL\n"), "move AABA\n");
+        // `end` closes that position too.
+        assert_eq!(run(b"black JJ\nend\nnext\nmove KKLL\n"), "");
+    }
+
+    #[test]
+    fn side_by_side_last_stones_read_the_same_in_either_order() {
+        let mut board = Board::new();
+        let (k, l) = (Cell::new(10, 9).unwrap(), Cell::new(11, 9).unwrap());
+        board.place(k, Color::White);
+        board.place(l, Color::White);
+        let draw = |cells: &[Cell]| describe_position(&board, Some((Color::White, cells)), None);
+        let row = "J  . . . . . . . . . .[O|O]. . . . . . .\n";
+        assert!(draw(&[k, l]).contains(row), "{}", draw(&[k, l]));
+        assert!(draw(&[l, k]).contains(row), "{}", draw(&[l, k]));
     }
 
     #[test]

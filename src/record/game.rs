@@ -7,6 +7,35 @@ use crate::rules::coord::{Cell, Turn};
 use crate::rules::stones::PlaceTurn;
 use std::path::Path;
 
+/// Why a game could not be loaded: the tools exit 1 for the first, 2 for the second.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// A file that cannot be read: missing, a folder, not permitted.
+    Io(String),
+    /// Text that is not a record or not a stone list.
+    Input(String),
+}
+
+impl LoadError {
+    /// The exit code the tools give for it.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            LoadError::Io(_) => 1,
+            LoadError::Input(_) => 2,
+        }
+    }
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Io(e) | LoadError::Input(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
 /// One turn of a game and the side that played it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Played {
@@ -86,27 +115,43 @@ impl Game {
         })
     }
 
-    /// A record file, if `words` is one existing path; otherwise a stone list.
-    pub fn load(words: &[String]) -> Result<Game, String> {
-        if let [path] = words
-            && Path::new(path).is_file()
-        {
-            return Game::read_record(Path::new(path));
+    /// A record file, if `words` is one word that names a file (it exists, or it has a dot
+    /// or a slash, which no stone list has); otherwise a stone list.
+    pub fn load(words: &[String]) -> Result<Game, LoadError> {
+        if let [word] = words {
+            let path = Path::new(word);
+            if path.exists() || word.contains(['.', '/', '\\']) {
+                return Game::open(path);
+            }
         }
         let text = words.join(" ");
         Game::from_stone_list(&text).map_err(|e| {
-            if words.len() == 1 {
-                format!("'{text}' is neither a record file nor a stone list ({e})")
+            LoadError::Input(if words.len() == 1 {
+                format!("'{text}' is neither a file nor a stone list ({e})")
             } else {
                 e
-            }
+            })
         })
     }
 
-    pub fn read_record(path: &Path) -> Result<Game, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let record = Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    /// A record file: an error says whether the file could not be read or is no record.
+    pub fn open(path: &Path) -> Result<Game, LoadError> {
+        let shown = path.display();
+        let bytes = std::fs::read(path).map_err(|e| {
+            LoadError::Io(match e.kind() {
+                std::io::ErrorKind::NotFound => format!("{shown}: the file does not exist"),
+                _ if path.is_dir() => format!("{shown}: a folder, not a record file"),
+                _ => format!("{shown}: {e}"),
+            })
+        })?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| LoadError::Input(format!("{shown}: not UTF-8 text, so not a record")))?;
+        let record = Record::parse(&text).map_err(|e| LoadError::Input(format!("{shown}: {e}")))?;
         Ok(Game::from_record(&record))
+    }
+
+    pub fn read_record(path: &Path) -> Result<Game, String> {
+        Game::open(path).map_err(|e| e.to_string())
     }
 
     pub fn name(&self, color: Color) -> &str {

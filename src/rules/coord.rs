@@ -87,7 +87,9 @@ pub enum CoordError {
 impl fmt::Display for CoordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CoordError::Length(s) => write!(f, "'{s}' is not two letters per stone"),
+            CoordError::Length(s) => {
+                write!(f, "'{}' is not two letters per stone", s.escape_default())
+            }
             CoordError::Letter(c) => write!(
                 f,
                 "'{}' is not a coordinate letter A..S",

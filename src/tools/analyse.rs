@@ -12,6 +12,10 @@
 //!
 //! Only the search's and the solver's public entry points are used, so the analysis does not
 //! depend on how they work inside.
+//!
+//! Every record is read before the first search. Exit codes: 0 analysed, 1 a path missing or
+//! a file unreadable, 2 bad input (a file that is no record, a `--side` that played none of
+//! the games, a bad option).
 
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::search::{Limits, Searcher};
@@ -388,6 +392,80 @@ impl AnalysisTotals {
     }
 }
 
+/// Why `analyse` stopped before analysing: each line printed, and the exit code.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub lines: Vec<String>,
+    pub code: u8,
+}
+
+impl Refusal {
+    fn input(line: String) -> Refusal {
+        Refusal {
+            lines: vec![line],
+            code: 2,
+        }
+    }
+}
+
+/// Every record the paths name, read and parsed before anything is analysed: a path that is
+/// missing or a file that is unreadable (exit 1) or no record (exit 2) stops the run, so a
+/// typing mistake never reads as "lost 0 of 0 games".
+pub fn load_games(paths: &[PathBuf]) -> Result<Vec<(PathBuf, Game)>, Refusal> {
+    let mut lines = Vec::new();
+    let mut code = 0;
+    for path in paths.iter().filter(|p| !p.exists()) {
+        lines.push(format!("{}: no such file or folder", path.display()));
+        code = 1;
+    }
+    if code != 0 {
+        return Err(Refusal { lines, code });
+    }
+    let files = record_files(paths).map_err(|e| Refusal {
+        lines: vec![e],
+        code: 1,
+    })?;
+    let mut games = Vec::new();
+    for file in files {
+        match Game::open(&file) {
+            Ok(g) => games.push((file, g)),
+            Err(e) => {
+                lines.push(e.to_string());
+                code = code.max(e.exit_code());
+            }
+        }
+    }
+    if code != 0 {
+        return Err(Refusal { lines, code });
+    }
+    if games.is_empty() {
+        return Err(Refusal::input("no record files found".into()));
+    }
+    Ok(games)
+}
+
+/// `side` must have played at least one of the games: a misspelt name is an error, not a
+/// report of nothing lost.
+pub fn check_side(games: &[(PathBuf, Game)], side: &str) -> Result<(), Refusal> {
+    if games
+        .iter()
+        .any(|(_, g)| g.black == side || g.white == side)
+    {
+        return Ok(());
+    }
+    let mut names: Vec<&str> = games
+        .iter()
+        .flat_map(|(_, g)| [g.black.as_str(), g.white.as_str()])
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    Err(Refusal::input(format!(
+        "--side {side} played none of the {} games (their players: {})",
+        games.len(),
+        names.join(", ")
+    )))
+}
+
 pub fn run(args: AnalyseArgs) -> ExitCode {
     if !(args.time.is_finite() && args.time > 0.0 && args.time <= 3600.0) {
         eprintln!(
@@ -400,27 +478,24 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         eprintln!("connect6 analyse: {e}");
         return ExitCode::from(2);
     }
-    let files = match record_files(&args.records) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("connect6 analyse: {e}");
-            return ExitCode::from(2);
+    let games = match load_games(&args.records)
+        .and_then(|games| check_side(&games, &args.side).map(|()| games))
+    {
+        Ok(g) => g,
+        Err(refusal) => {
+            for line in &refusal.lines {
+                eprintln!("connect6 analyse: {line}");
+            }
+            return ExitCode::from(refusal.code);
         }
     };
     let mut analyser = Analyser::new(Duration::from_secs_f64(args.time), args.hash.max(1));
-    let mut summary = AnalysisTotals::default();
-    let mut failed = false;
-    for file in &files {
-        let game = match Game::read_record(file) {
-            Ok(g) => g,
-            Err(e) => {
-                eprintln!("connect6 analyse: {e}");
-                failed = true;
-                continue;
-            }
-        };
-        summary.records += 1;
-        let Some(color) = lost_by(&game, &args.side) else {
+    let mut summary = AnalysisTotals {
+        records: games.len(),
+        ..AnalysisTotals::default()
+    };
+    for (file, game) in &games {
+        let Some(color) = lost_by(game, &args.side) else {
             if game.black != args.side && game.white != args.side {
                 eprintln!(
                     "connect6 analyse: {}: {} did not play",
@@ -430,16 +505,12 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
             }
             continue;
         };
-        let analysis = analyser.analyse(&game, color);
+        let analysis = analyser.analyse(game, color);
         summary.add(&analysis);
         print!("{}", report(&file_name(file), &analysis));
     }
     println!("{}", summary.line(&args.side, args.time));
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    ExitCode::SUCCESS
 }
 
 fn file_name(path: &Path) -> String {

@@ -1,6 +1,9 @@
 //! `connect6 show RECORD [--svg FILE] [--upto N]`: a game's board as text with turn numbers,
 //! and as an SVG diagram (grid with protocol coordinates, numbered stones, the last turn
 //! ringed, a winning six drawn through).
+//!
+//! Exit codes: 0 shown, 1 a file that cannot be read or written, 2 bad input (no record, no
+//! stone list, `--upto` past the end).
 
 use crate::record::draw::{svg, text};
 use crate::record::game::Game;
@@ -26,7 +29,7 @@ pub fn run(args: ShowArgs) -> ExitCode {
         Ok(g) => g,
         Err(e) => {
             eprintln!("connect6 show: {e}");
-            return ExitCode::from(2);
+            return ExitCode::from(e.exit_code());
         }
     };
     let upto = args.upto.unwrap_or(game.turns.len());

@@ -1,5 +1,5 @@
 //! `connect6 tune JOB`: the jobs that fit the evaluation's tables and make the match
-//! openings, one clap subcommand each (the logic is in `games`, `datagen` and `fit`):
+//! openings, one clap subcommand each (the logic is in the other modules of `tuning`):
 //!
 //! ```text
 //! connect6 tune records PATH.. --out GAMES
@@ -299,7 +299,8 @@ pub struct PolicyArgs {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub epochs: usize,
     /// Adagrad's step size.
-    #[arg(long, value_name = "R", default_value_t = policy::RATE as f64, value_parser = positive)]
+    // Written as text: `policy::RATE as f64` would show as 0.10000000149011612 in `--help`.
+    #[arg(long, value_name = "R", default_value = policy::RATE_TEXT, value_parser = positive)]
     pub rate: f64,
     /// Hold out every M-th game, to measure the fit on and keep its best pass (0: none).
     #[arg(long, value_name = "M", default_value_t = policy::HOLDOUT_EVERY)]
@@ -927,6 +928,16 @@ mod tests {
             parse("label --out l.txt").is_err(),
             "games files are required"
         );
+    }
+
+    #[test]
+    fn the_policy_rate_default_is_shown_as_written() {
+        let Job::Policy(p) = parse("policy g --out r.bin").unwrap() else {
+            panic!("policy")
+        };
+        assert_eq!(p.rate as f32, policy::RATE);
+        let help = parse("policy --help").unwrap_err().to_string();
+        assert!(help.contains("[default: 0.1]"), "{help}");
     }
 
     #[test]

@@ -1,15 +1,27 @@
-//! Fitting the evaluation's weights to game results ("Texel" tuning).
+//! Everything the engine learns from games, and the data it learns from; `connect6 tune`
+//! runs each job (`jobs`).
 //!
+//! The data:
 //! - `games` turns match records into a games file (one game a line) and reads the quiet
-//!   positions of such a file, each labelled with the game's result: the engine's table is
-//!   fitted on these;
-//! - `datagen` plays seeded self-play games in-process with node-limited searches and writes
-//!   the quiet positions they pass through in the same way;
+//!   positions of such a file, each labelled with the game's result;
 //! - `selfplay` plays the engine against itself at a node limit, on several threads, and
-//!   writes the games as a games file, which the learned ranking and values are fitted on;
-//! - `fit` fits `TO_MOVE_PATTERN` / `WAITING_PATTERN` and the window weights
-//!   (`TO_MOVE_WINDOW` / `WAITING_WINDOW`) by logistic regression of the result on the
-//!   evaluation, and prints the tables as Rust source.
+//!   writes the games as a games file;
+//! - `label` gives every position a fit samples the score of a fixed-node search, to blend
+//!   into the results as labels;
+//! - `datagen` plays seeded self-play games in-process and writes the quiet positions they
+//!   pass through as a data set (the format below).
+//!
+//! The fits:
+//! - `fit` fits the hand-set evaluation's weights, `TO_MOVE_PATTERN` / `WAITING_PATTERN` and
+//!   the window weights, by logistic regression of the result on the evaluation ("Texel"
+//!   tuning), and prints the tables as Rust source;
+//! - `values` fits the learned evaluation's cell values (`--eval cells`, `cells.bin`) and
+//!   `net` its cell network (`--eval net`, `net.bin`), both written by `tune eval`;
+//! - `policy` fits the learned cell ranking the pair generator draws from (`ranking.bin`,
+//!   `tune policy`) and measures a ranking by where it puts the turns games played.
+//!
+//! And the match's inputs: two- and three-turn openings (`datagen`), and the
+//! defence suite `bench --defence-suite` reads (`defence`).
 //!
 //! The self-play data set is text, one position a line, so a fit can be rerun on saved data:
 //!

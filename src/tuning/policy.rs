@@ -30,6 +30,8 @@ pub const SCALE: f32 = 256.0;
 /// held out.
 pub const EPOCHS: usize = 15;
 pub const RATE: f32 = 0.1;
+/// `RATE` as `tune policy --help` shows it (a test holds the two equal).
+pub const RATE_TEXT: &str = "0.1";
 pub const HOLDOUT_EVERY: usize = 10;
 /// The first-K cut-offs the hit rates are reported at.
 pub const HIT_RANKS: [usize; 6] = [1, 5, 10, 20, 40, 60];
