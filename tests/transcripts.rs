@@ -1022,8 +1022,9 @@ fn relay(
         .next_stdout(at + limit)
         .unwrap_or_else(|e| panic!("engine {side}: {e} after '{line}'\n{log}"));
     let _ = writeln!(log, "<- {side}: {reply}");
+    let allowance = Duration::from_secs_f64(SELF_PLAY_MOVE_TIME);
     assert!(
-        arrived - at <= limit,
+        arrived - at <= allowance + lateness_allowed(allowance),
         "engine {side} took {:?}",
         arrived - at
     );
