@@ -8,6 +8,7 @@ use connect6::engine::search::{Limits, Searcher};
 use connect6::engine::solver::{SolveLimits, Solver, Verdict};
 use connect6::protocol::baselines::GreedyPlayer;
 use connect6::protocol::session::Player;
+use connect6::rng::Rng;
 use connect6::rules::board::{Board, Color, windows_in};
 use connect6::rules::coord::{Cell, Turn};
 use connect6::rules::geometry::GEOMETRY;
@@ -321,4 +322,74 @@ fn a_free_stone_that_grows_a_counter_threat_is_answered() {
             "{turn} falls to {reply}"
         );
     }
+}
+
+/// A random middle game: black's centre stone, then 4 to 11 turns of two stones each, all in
+/// the 9x9 square around the centre, so that lines form. `None` if the game ended, or if the
+/// side to move can simply complete a six (no proof to check).
+fn random_position(rng: &mut Rng) -> Option<Board> {
+    let mut board = Board::from_turns("JJ").unwrap();
+    for _ in 0..4 + rng.below(8) {
+        let mut cells: Vec<Cell> = Vec::new();
+        while cells.len() < 2 {
+            let c = Cell::new(5 + rng.below(9), 5 + rng.below(9)).unwrap();
+            if board.is_empty(c) && !cells.contains(&c) {
+                cells.push(c);
+            }
+        }
+        cells.sort();
+        board.play_turn(&Turn::two(cells[0], cells[1])).ok()?;
+        if board.is_over() {
+            return None;
+        }
+    }
+    (!board.has_threat_window(board.side_to_move())).then_some(board)
+}
+
+/// The solver's wins on random positions, replayed against every defence by brute force
+/// (every blocking set, and after a single threat every cell for the free stone): a proof
+/// that overlooks a defence fails here, wherever the position came from. Wins that need a
+/// single threat (double threats alone find none) are sought out: their free stones are
+/// where a proof is easiest to get wrong.
+#[test]
+fn solver_wins_on_random_positions_hold_against_every_defence() {
+    const DEPTH: u8 = 5;
+    let limits = |d| SolveLimits::new(d, 20_000, None);
+    let replay_limits = |d| SolveLimits::new(d, 200_000, None);
+    let mut rng = Rng::new(42);
+    let (mut positions, mut wins, mut single_wins) = (0, 0, 0);
+    while positions < 600 && single_wins < 8 {
+        let Some(board) = random_position(&mut rng) else {
+            continue;
+        };
+        positions += 1;
+        if !matches!(
+            Solver::new(1 << 16).solve(board.as_stones(), limits(DEPTH)),
+            Verdict::Win(_)
+        ) {
+            continue;
+        }
+        let doubles =
+            Solver::new(1 << 16).solve(board.as_stones(), limits(DEPTH).double_threats_only());
+        let needs_single = doubles == Verdict::NoWin;
+        // Plain double-threat wins are common: replay the first few, then only the others.
+        if !needs_single && wins >= 20 {
+            continue;
+        }
+        wins += 1;
+        single_wins += usize::from(needs_single);
+        let mut singles = 0;
+        let mut replay = Solver::new(1 << 16);
+        assert!(
+            wins_against_every_defence(&board, DEPTH, &mut replay, replay_limits, &mut singles),
+            "the solver's win does not hold against every defence here:\n{}",
+            board.render()
+        );
+        assert!(!needs_single || singles > 0, "{}", board.render());
+    }
+    // The seed gives this many wins to check, some through single threats.
+    assert!(
+        wins >= 20 && single_wins >= 8,
+        "{wins} wins ({single_wins} needing a single threat) in {positions} positions"
+    );
 }
