@@ -251,13 +251,26 @@ mod tests {
         };
         for i in 0..n {
             assert_eq!(t.slot(key(i)), i as usize);
-            t.store(key(i), (i % 60) as u8, i as i32 - 30_000, Bound::Lower, Some(turn(i)));
+            t.store(
+                key(i),
+                (i % 60) as u8,
+                i as i32 - 30_000,
+                Bound::Lower,
+                Some(turn(i)),
+            );
         }
         for i in 0..n {
-            let hit = t.probe(key(i)).unwrap_or_else(|| panic!("entry {i} missed"));
+            let hit = t
+                .probe(key(i))
+                .unwrap_or_else(|| panic!("entry {i} missed"));
             assert_eq!(
                 (hit.score, hit.depth, hit.bound, hit.turn),
-                (i as i32 - 30_000, (i % 60) as u8, Bound::Lower, Some(turn(i)))
+                (
+                    i as i32 - 30_000,
+                    (i % 60) as u8,
+                    Bound::Lower,
+                    Some(turn(i))
+                )
             );
             // Another key of the same slot is a miss.
             assert!(t.probe(key(i) ^ 1).is_none());
