@@ -29,7 +29,7 @@ fn the_lost_games() {
     let mut games = 0;
     let mut found = 0;
     let mut survives = 0;
-    let (mut holds, mut every_loses) = (0, 0);
+    let (mut holds, mut every_loses, mut undecided) = (0, 0, 0);
     let mut lines = out.lines().peekable();
     while let Some(head) = lines.next() {
         if head.starts_with("summary: ") {
@@ -97,6 +97,7 @@ fn the_lost_games() {
                 verdict.starts_with("every decided turn loses (stones or pairs undecided: "),
                 "{tried}"
             );
+            undecided += 1;
         }
         let line = lines.next().unwrap();
         assert!(
@@ -107,9 +108,12 @@ fn the_lost_games() {
     assert_eq!(games, 36);
     // The records end in the opponent's six: at the latest, our last turn is shown lost.
     assert_eq!(found, 36);
+    assert_eq!(holds + every_loses + undecided, found);
     // Many of these games were lost before the turn the analysis finds (measured: 18 of 36
-    // at 0.25 s), and some have a defence there (7).
-    assert!(every_loses > 5 && holds > 0, "{every_loses} {holds}");
+    // at 0.25 s; 25 at 0.03 s, with a defence in 4). The searches that find the turn run on
+    // the clock: a loaded machine finds later turns, where more defences fail, so only this
+    // direction is held; how many have a defence depends on the machine's load.
+    assert!(every_loses > 5, "{every_loses} of {found}");
 }
 
 #[test]

@@ -381,10 +381,13 @@ fn full_board_is_a_draw() {
     }
     assert_eq!(json["engines"][0]["draws"], 2);
     assert_eq!(json["pairs"]["counts"], serde_json::json!([0, 0, 1, 0, 0]));
+    let mut records = 0;
     for f in std::fs::read_dir(&recs).expect("records").flatten() {
         let rec = Record::parse(&std::fs::read_to_string(f.path()).expect("read")).expect("parse");
         assert_eq!((rec.result, rec.moves.len()), (RecordResult::Draw, 361));
+        records += 1;
     }
+    assert_eq!(records, s.games.len(), "one record per game");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -536,9 +539,12 @@ fn shards_partition_the_schedule_and_stats_merges_them() {
         let json = dir.join(format!("shard{k}.json"));
         std::fs::write(&json, s.to_json()).expect("write");
         shard_json.push(json);
+        let mut records = 0;
         for f in std::fs::read_dir(&recs).expect("records").flatten() {
             std::fs::copy(f.path(), all.join(f.file_name())).expect("copy");
+            records += 1;
         }
+        assert_eq!(records, s.games.len(), "shard {shard}: one record per game");
         shard_dirs.push(recs);
     }
     // Unsharded, 10 games over 3 openings: games 2k-1 and 2k play opening (k-1) % 3 + 1,

@@ -23,9 +23,15 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// How late a reply may be beyond the engine's move time (process start, scheduling noise
-/// on a busy machine, debug assertions).
+/// How long past its allowance the harness waits for a reply before giving up on it (process
+/// start, scheduling noise on a busy machine, debug assertions).
 const MARGIN: Duration = Duration::from_millis(1000);
+/// How late a reply may be beyond the time the engine promises to keep (`Model::allowance`):
+/// writing the reply and being scheduled on a busy machine, a fixed part and a share of the
+/// allowance. An engine that ignores `time` or `time left` overshoots by far more.
+fn lateness_allowed(allowance: Duration) -> Duration {
+    Duration::from_millis(250) + allowance / 4
+}
 /// How long to wait for stderr lines and the `name?` probe, which involve no search.
 const QUICK: Duration = Duration::from_secs(3);
 /// Engine arguments when a transcript has no `@ args` line.
@@ -372,6 +378,10 @@ struct Model {
     /// The reply the engine owes, the line that caused it, and when that line was sent.
     owed: Option<(Owed, String, Instant)>,
     move_time: Duration,
+    /// `--game-time`: the game clock each new game starts with.
+    game_time: Option<Duration>,
+    /// The game clock, less the engine's replies since it was set.
+    game_left: Option<Duration>,
     long_first: bool,
     name: String,
 }
@@ -384,6 +394,8 @@ impl Model {
                 .and_then(|i| args.get(i + 1))
         };
         let move_time = value("--move-time").map_or(5.0, |v| v.parse().expect("--move-time"));
+        let game_time =
+            value("--game-time").map(|v| Duration::from_secs_f64(v.parse().expect("--game-time")));
         Model {
             board: Board::new(),
             me: None,
@@ -395,6 +407,8 @@ impl Model {
             pending: VecDeque::new(),
             owed: None,
             move_time: Duration::from_secs_f64(move_time),
+            game_time,
+            game_left: None,
             long_first: !args.iter().any(|a| a == "--short-first"),
             name: value("--name")
                 .cloned()
@@ -494,6 +508,7 @@ impl Model {
                 return Some(Owed::Move);
             }
             Command::Time(t) => self.move_time = Duration::from_secs_f64(t),
+            Command::TimeLeft(t) => self.game_left = Some(Duration::from_secs_f64(t)),
             Command::Undo => {
                 if let Some((_, cells, me, set_up)) = self.history.pop() {
                     for c in cells {
@@ -507,8 +522,7 @@ impl Model {
             | Command::RefereeError
             | Command::Board
             | Command::Help
-            | Command::Depth(_)
-            | Command::TimeLeft(_) => {}
+            | Command::Depth(_) => {}
         }
         None
     }
@@ -519,7 +533,17 @@ impl Model {
         self.me = Some(colour);
         self.awaiting_colour = false;
         self.set_up = false;
+        self.game_left = self.game_time;
         (colour == Color::Black).then_some(Owed::Move)
+    }
+
+    /// The longest a move may take, as protocol.md promises: the per-move cap, and with a game
+    /// clock at most a quarter of what is left (the engine keeps its margin inside both).
+    fn allowance(&self) -> Duration {
+        match self.game_left {
+            Some(left) => self.move_time.min(left / 4),
+            None => self.move_time,
+        }
     }
 
     /// Checks the engine's `move` reply against the rules and plays it.
@@ -583,7 +607,7 @@ struct Runner {
 impl Runner {
     fn reply_deadline(&self, since: Instant) -> (Instant, Instant) {
         let start = since.max(self.last_reply);
-        (start, start + self.model.move_time + MARGIN)
+        (start, start + self.model.allowance() + MARGIN)
     }
 
     fn run(&mut self, directive: &Directive) -> Result<(), String> {
@@ -657,8 +681,11 @@ impl Runner {
             .map_err(|e| format!("{e} (waiting for the reply to '{cause}')"))?;
         self.last_reply = arrived;
         let took = arrived - start;
-        if took > self.model.move_time + MARGIN {
-            return Err(format!("reply '{line}' took {took:?}"));
+        let allowance = self.model.allowance();
+        if took > allowance + lateness_allowed(allowance) {
+            return Err(format!(
+                "reply '{line}' took {took:?}, allowed {allowance:?} and a margin"
+            ));
         }
         let me = self.model.me;
         match (check, owed) {
@@ -678,6 +705,11 @@ impl Runner {
                     ));
                 }
                 self.model.engine_moved(&line)?;
+                // The engine counts its thinking off its clock; the harness's count of it
+                // (from the send) is the larger, so its clock is never the more generous.
+                if let Some(left) = &mut self.model.game_left {
+                    *left = left.saturating_sub(took);
+                }
                 let board = &self.model.board;
                 match check {
                     Check::Six if board.winner() != Some(me) => {
@@ -957,6 +989,25 @@ fn the_harness_catches_bad_engines() {
     }
 }
 
+/// The real engine behind a filter that drops its valid `time left` (or `time`) lines: an
+/// engine that ignores the clock, which `time-left.txt` must fail on a reply's time.
+#[cfg(unix)]
+#[test]
+fn an_engine_that_ignores_the_clock_fails_time_left() {
+    let text = std::fs::read_to_string(transcript_dir().join("time-left.txt")).unwrap();
+    for ignored in ["time left", "time"] {
+        // `exec` leaves the engine the process the harness waits for.
+        let filter = format!(
+            "exec \"$0\" \"$@\" < <(grep --line-buffered -i -v -E '^{ignored} (0\\.[1-9]|[1-9])[0-9.]*$')"
+        );
+        let program = ["bash", "-c", &filter, env!("CARGO_BIN_EXE_connect6")];
+        match run_text("time-left.txt", &text, &program) {
+            Ok(()) => panic!("an engine ignoring '{ignored}' passed time-left.txt"),
+            Err(e) => assert!(e.contains("allowed"), "ignoring '{ignored}': {e}"),
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // A whole game of the engine against itself.
 
@@ -978,8 +1029,9 @@ fn relay(
         .next_stdout(at + limit)
         .unwrap_or_else(|e| panic!("engine {side}: {e} after '{line}'\n{log}"));
     let _ = writeln!(log, "<- {side}: {reply}");
+    let allowance = Duration::from_secs_f64(SELF_PLAY_MOVE_TIME);
     assert!(
-        arrived - at <= limit,
+        arrived - at <= allowance + lateness_allowed(allowance),
         "engine {side} took {:?}",
         arrived - at
     );

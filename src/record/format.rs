@@ -16,10 +16,15 @@
 //! order B, W W, B B, ...; nothing after the turn that made a six, and a six agreeing with the
 //! header), but takes the result from the header: a game may end by time or fault without a
 //! six, and its last turn may hold a single stone.
+//!
+//! A UTF-8 byte-order mark before the record is skipped, as are blank lines around it: an
+//! editor that saves "UTF-8 with BOM" leaves the record as it was. A malformed record (empty,
+//! cut short, a header without its fields, more stones than the board holds) is an error that
+//! says which, never a panic.
 
 use super::files::excerpt;
 use crate::rules::board::{Board, Color};
-use crate::rules::coord::{Cell, SIZE};
+use crate::rules::coord::{CELLS, Cell, SIZE};
 use std::fmt;
 
 pub use super::match_info::MatchInfo;
@@ -75,8 +80,14 @@ pub struct Record {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordError {
+    /// Nothing but white space (or a byte-order mark).
+    Empty,
     /// Not enclosed in `{...}`.
     Braces,
+    /// Opened with `{` but not closed: a record cut short.
+    Unclosed,
+    /// More stones than the board has cells.
+    TooManyMoves(usize),
     /// A missing or malformed header field (0-based field index).
     Header {
         field: usize,
@@ -111,7 +122,14 @@ pub enum RecordError {
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            RecordError::Empty => write!(f, "the text is empty: no record in it"),
             RecordError::Braces => write!(f, "a record must be enclosed in {{...}}"),
+            RecordError::Unclosed => {
+                write!(f, "the record has no closing '}}': is it cut short?")
+            }
+            RecordError::TooManyMoves(n) => {
+                write!(f, "{n} stones, more than the board's {CELLS} cells")
+            }
             RecordError::Header { field, detail } => {
                 write!(f, "header field {}: {detail}", field + 1)
             }
@@ -190,11 +208,12 @@ fn parse_move(index: usize, text: &str) -> Result<RecordMove, RecordError> {
 
 impl Record {
     pub fn parse(text: &str) -> Result<Record, RecordError> {
-        let text = text.trim().trim_start_matches('\u{feff}');
-        let body = text
-            .strip_prefix('{')
-            .and_then(|t| t.strip_suffix('}'))
-            .ok_or(RecordError::Braces)?;
+        let text = text.trim_start_matches('\u{feff}').trim();
+        if text.is_empty() {
+            return Err(RecordError::Empty);
+        }
+        let body = text.strip_prefix('{').ok_or(RecordError::Braces)?;
+        let body = body.strip_suffix('}').ok_or(RecordError::Unclosed)?;
         let mut rest = body;
         let mut fields = Vec::with_capacity(6);
         for field in 0..6 {
@@ -268,6 +287,9 @@ impl Record {
 
     /// Checks the moves against the rules (see the module docs).
     pub fn check(&self) -> Result<(), RecordError> {
+        if self.moves.len() > CELLS {
+            return Err(RecordError::TooManyMoves(self.moves.len()));
+        }
         let mut board = Board::new();
         let mut six_at: Option<usize> = None;
         for (index, m) in self.moves.iter().enumerate() {

@@ -238,24 +238,75 @@ mod tests {
     }
 
     #[test]
+    fn every_entry_stored_in_its_own_slot_is_found() {
+        let t = Table::new(1);
+        let n = t.entries.len() as u64;
+        // Key `i << 48 | low` lands in slot `i` of a 2^16-entry table, whatever `low` is.
+        assert_eq!(n, 1 << 16);
+        let key = |i: u64| i << 48 | (i.wrapping_mul(0x9e37_79b9) & 0xffff_ffff_ffff);
+        let turn = |i: u64| {
+            let a = Cell::from_index((i % CELLS as u64) as usize);
+            let b = Cell::from_index(((i + 1) % CELLS as u64) as usize);
+            Turn::two(a.min(b), a.max(b))
+        };
+        for i in 0..n {
+            assert_eq!(t.slot(key(i)), i as usize);
+            t.store(
+                key(i),
+                (i % 60) as u8,
+                i as i32 - 30_000,
+                Bound::Lower,
+                Some(turn(i)),
+            );
+        }
+        for i in 0..n {
+            let hit = t
+                .probe(key(i))
+                .unwrap_or_else(|| panic!("entry {i} missed"));
+            assert_eq!(
+                (hit.score, hit.depth, hit.bound, hit.turn),
+                (
+                    i as i32 - 30_000,
+                    (i % 60) as u8,
+                    Bound::Lower,
+                    Some(turn(i))
+                )
+            );
+            // Another key of the same slot is a miss.
+            assert!(t.probe(key(i) ^ 1).is_none());
+        }
+    }
+
+    #[test]
     fn threads_share_a_table() {
         let t = Table::new(1);
-        std::thread::scope(|s| {
-            for k in 0..2u64 {
-                let t = &t;
-                s.spawn(move || {
-                    for i in 0..10_000u64 {
-                        let key = (i * 2 + k).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                        t.store(key, (i % 50) as u8, i as i32, Bound::Exact, None);
-                        if let Some(hit) = t.probe(key) {
-                            // Any hit is this thread's own entry, whole.
-                            assert_eq!(hit.score, i as i32);
-                            assert_eq!(hit.depth, (i % 50) as u8);
+        let hits: Vec<usize> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..2u64)
+                .map(|k| {
+                    let t = &t;
+                    s.spawn(move || {
+                        let mut hits = 0;
+                        for i in 0..10_000u64 {
+                            let key = (i * 2 + k).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                            t.store(key, (i % 50) as u8, i as i32, Bound::Exact, None);
+                            if let Some(hit) = t.probe(key) {
+                                // Any hit is this thread's own entry, whole.
+                                assert_eq!(hit.score, i as i32);
+                                assert_eq!(hit.depth, (i % 50) as u8);
+                                hits += 1;
+                            }
                         }
-                    }
-                });
-            }
+                        hits
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|h| h.join().unwrap()).collect()
         });
+        // A store just made is found unless a deeper entry of another key kept the slot
+        // (20,000 keys in 65,536 slots) or the other thread wrote it in between: rare.
+        for h in hits {
+            assert!(h > 8_000, "{h} of 10000 probes hit");
+        }
     }
 
     #[test]
