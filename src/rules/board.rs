@@ -305,23 +305,20 @@ impl Board {
                 };
                 // `c` sits in the mirrored slot of its neighbour's key.
                 let slot = 2 * REACH - 1 - s;
+                // Computed apart and stored whole, so the cell values read the new keys
+                // from registers: reading back two halves just stored stalls the load.
                 let keys = &mut self.keys[n.index()][d];
-                let before = *keys;
-                keys[me] = keys[me].wrapping_add(own[slot]);
-                keys[1 - me] = keys[1 - me].wrapping_add(block[slot]);
+                let mut new = *keys;
+                new[me] = new[me].wrapping_add(own[slot]);
+                new[1 - me] = new[1 - me].wrapping_add(block[slot]);
+                *keys = new;
                 let occupant = self.stones.get(n);
-                if self.cells.valued() {
-                    let patterns = |k: [u16; 2]| k.map(|k| table[k as usize] as usize);
-                    self.cells.line_changed(
-                        n.index(),
-                        patterns(before),
-                        patterns(*keys),
-                        occupant.is_none(),
-                    );
+                if occupant.is_none() && self.cells.valued() {
+                    self.cells.line_changed(n.index(), d, new, table);
                 }
                 if let Some(occupant) = occupant {
                     let side = occupant.index();
-                    let new = table[keys[side] as usize] as u8;
+                    let new = table[new[side] as usize] as u8;
                     let old = &mut stone_patterns[n.index()][d];
                     if *old != new {
                         counts[side][*old as usize] -= 1;
@@ -332,7 +329,7 @@ impl Board {
             }
         }
         if !add {
-            self.cells.vacate(c.index());
+            self.cells.vacate(c.index(), &self.keys[c.index()]);
         }
     }
 
@@ -448,8 +445,7 @@ impl Board {
                     if from == b && other_slot.is_some() {
                         continue;
                     }
-                    let before = self.keys[n.index()][d];
-                    let mut after = before;
+                    let mut after = self.keys[n.index()][d];
                     let mirrored = 2 * REACH - 1 - s;
                     after[me] += OWN_DIGIT[mirrored];
                     after[1 - me] += BLOCK_DIGIT[mirrored];
@@ -457,9 +453,9 @@ impl Board {
                         after[me] += OWN_DIGIT[o];
                         after[1 - me] += BLOCK_DIGIT[o];
                     }
+                    let before = self.cells.part(n.index(), d);
                     let delta = [0, 1].map(|c| {
-                        let part = |k: u16| PATTERN_PARTS[table[k as usize] as usize] as i32;
-                        part(after[c]) - part(before[c])
+                        PATTERN_PARTS[table[after[c] as usize] as usize] as i32 - before[c] as i32
                     });
                     // Most lines far from stones stay below every counted pattern.
                     if delta == [0, 0] {
@@ -544,7 +540,8 @@ impl Board {
         );
         assert_eq!(self.nearby, fresh.nearby, "nearby counts drifted");
         assert!(
-            self.cells.same_as(&fresh.cells),
+            self.cells
+                .same_as(&fresh.cells, |i| self.is_empty(Cell::from_index(i))),
             "cell codes or sums drifted"
         );
     }

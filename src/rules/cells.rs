@@ -14,7 +14,8 @@
 //! one: the board keeps every cell's code, and the sums of a table of values over the empty
 //! cells' codes (`CellValues`), as stones come and go.
 
-use crate::rules::patterns::{PATTERN_COUNT, PATTERNS, Pattern};
+use crate::rules::coord::CELLS;
+use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, Pattern};
 
 /// Pattern classes counted in a code: live two to live four.
 const COUNTED: usize = 5;
@@ -92,6 +93,11 @@ static NO_CELL_VALUES: CellValues = [[[0; LANES]; 2]; CELL_CODES];
 
 /// A board's cell codes and the sums of a table of values over its empty cells: the board
 /// calls it as stones come and go (`Board::set_cell_values` switches it on).
+///
+/// Only the empty cells' codes are kept up to date: a stone's cell counts for nothing, so
+/// the lines a stone changes cost a lookup of their new patterns at the empty cells alone,
+/// and a cell's code is read afresh from its lines when its stone is removed. Each line's
+/// part of a code is kept too, so a changed line looks up only its new pattern.
 #[derive(Clone)]
 pub struct CellSums {
     values: &'static CellValues,
@@ -99,9 +105,11 @@ pub struct CellSums {
     valued: bool,
     /// Whether some value is outside lane 0 (a network's table, not plain values).
     wide: bool,
-    /// Every cell's code seen from each colour (kept for stones too: a stone removed leaves
-    /// its cell's code as it was).
-    codes: [[u32; 2]; crate::rules::coord::CELLS],
+    /// Each empty cell's part of its code from each direction, seen from each colour
+    /// (`code_part` of the line's key); stale on a stone.
+    parts: [[[u16; 2]; 4]; CELLS],
+    /// Each empty cell's code seen from each colour: the sum of its parts; stale on a stone.
+    codes: [[u32; 2]; CELLS],
     /// Per colour: the values of its codes summed over the empty cells, as to move and as
     /// waiting.
     sums: [CellSum; 2],
@@ -113,7 +121,8 @@ impl Default for CellSums {
             values: &NO_CELL_VALUES,
             valued: false,
             wide: false,
-            codes: [[0; 2]; crate::rules::coord::CELLS],
+            parts: [[[0; 2]; 4]; CELLS],
+            codes: [[0; 2]; CELLS],
             sums: [[[0; LANES]; 2]; 2],
         }
     }
@@ -162,7 +171,7 @@ impl CellSums {
     pub fn rebuild(
         &mut self,
         values: Option<&'static CellValues>,
-        keys: &[[[u16; 2]; 4]; crate::rules::coord::CELLS],
+        keys: &[[[u16; 2]; 4]; CELLS],
         is_empty: impl Fn(usize) -> bool,
     ) {
         *self = CellSums::default();
@@ -176,11 +185,8 @@ impl CellSums {
             .flatten()
             .any(|lanes| lanes[1..].iter().any(|&x| x != 0));
         for (i, lines) in keys.iter().enumerate() {
-            for color in 0..2 {
-                self.codes[i][color] = cell_code(lines.map(|k| k[color]));
-            }
             if is_empty(i) {
-                self.add::<true>(i);
+                self.vacate(i, lines);
             }
         }
     }
@@ -204,7 +210,7 @@ impl CellSums {
         }
     }
 
-    /// A stone is placed on cell `i`: it no longer counts.
+    /// A stone is placed on the empty cell `i`: it no longer counts.
     #[inline]
     pub fn occupy(&mut self, i: usize) {
         if self.valued {
@@ -212,35 +218,54 @@ impl CellSums {
         }
     }
 
-    /// The stone on cell `i` is removed: it counts again.
+    /// The stone on cell `i` is removed: its code is read afresh from its lines' keys (seen
+    /// from black and from white, by direction), and it counts again.
     #[inline]
-    pub fn vacate(&mut self, i: usize) {
-        if self.valued {
-            self.add::<true>(i);
+    pub fn vacate(&mut self, i: usize, keys: &[[u16; 2]; 4]) {
+        if !self.valued {
+            return;
         }
+        let table: &[Pattern; KEYS] = &PATTERNS;
+        let mut code = [0u32; 2];
+        for (part, key) in self.parts[i].iter_mut().zip(keys) {
+            for color in 0..2 {
+                part[color] = PATTERN_PARTS[table[key[color] as usize] as usize] as u16;
+                code[color] += part[color] as u32;
+            }
+        }
+        self.codes[i] = code;
+        self.add::<true>(i);
     }
 
-    /// One line of cell `i` changed its patterns (per colour, as `Pattern as usize`) from
-    /// `before` to `after`.
+    /// The line of the empty cell `i` along direction `d` now has the keys `keys` (seen
+    /// from black and from white); `table` is `PATTERNS`, read once by the caller.
     #[inline]
-    pub fn line_changed(&mut self, i: usize, before: [usize; 2], after: [usize; 2], empty: bool) {
+    pub fn line_changed(&mut self, i: usize, d: usize, keys: [u16; 2], table: &[Pattern; KEYS]) {
         for color in 0..2 {
-            let old = self.codes[i][color];
-            let new = old + PATTERN_PARTS[after[color]] - PATTERN_PARTS[before[color]];
-            if new != old {
+            let new_part = PATTERN_PARTS[table[keys[color] as usize] as usize] as u16;
+            let old_part = self.parts[i][d][color];
+            if new_part != old_part {
+                self.parts[i][d][color] = new_part;
+                let old = self.codes[i][color];
+                let new = old + new_part as u32 - old_part as u32;
                 self.codes[i][color] = new;
-                if empty {
-                    shift::<false>(self.values, &mut self.sums[color], old, self.wide);
-                    shift::<true>(self.values, &mut self.sums[color], new, self.wide);
-                }
+                shift::<false>(self.values, &mut self.sums[color], old, self.wide);
+                shift::<true>(self.values, &mut self.sums[color], new, self.wide);
             }
         }
     }
 
-    /// Cell `i`'s code seen from the colour of index `color`.
+    /// The empty cell `i`'s code seen from the colour of index `color`.
     #[inline]
     pub fn code(&self, i: usize, color: usize) -> u32 {
         self.codes[i][color]
+    }
+
+    /// The empty cell `i`'s part of its codes from direction `d`, seen from black and from
+    /// white.
+    #[inline]
+    pub fn part(&self, i: usize, d: usize) -> [u16; 2] {
+        self.parts[i][d]
     }
 
     /// What `sums` would be with the cells in `gone` occupied and the codes of the empty
@@ -269,11 +294,14 @@ impl CellSums {
         self.valued.then_some(self.values)
     }
 
-    /// Whether the kept state equals `other`'s (a recount's).
-    pub fn same_as(&self, other: &CellSums) -> bool {
+    /// Whether the kept state equals `other`'s (a recount's) on the cells `is_empty` names:
+    /// a stone's code is not kept.
+    pub fn same_as(&self, other: &CellSums, is_empty: impl Fn(usize) -> bool) -> bool {
         self.valued == other.valued
             && self.wide == other.wide
-            && self.codes == other.codes
+            && (0..CELLS)
+                .filter(|&i| is_empty(i))
+                .all(|i| self.codes[i] == other.codes[i] && self.parts[i] == other.parts[i])
             && self.sums == other.sums
     }
 }
