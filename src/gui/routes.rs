@@ -362,8 +362,16 @@ fn events(hub: &Hub, mut stream: &TcpStream) -> std::io::Result<()> {
     }
 }
 
+/// A client that reads nothing for this long is dropped: a page that stops reading its
+/// event stream would otherwise hold its thread (and a connection slot) for good.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Serves one connection.
 pub fn handle(hub: &Arc<Hub>, stream: TcpStream, guard: &Guard) {
+    if let Err(e) = stream.set_write_timeout(Some(WRITE_TIMEOUT)) {
+        log::debug!("connection dropped: {e}");
+        return;
+    }
     let request = match http::read_request(&stream) {
         Ok(r) => r,
         Err(http::HttpError::Io(e)) => {
