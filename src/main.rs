@@ -4,10 +4,11 @@
 //! variant of [`Sub`] whose arguments live beside its code and whose `main` returns the exit
 //! code.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use connect6::arena::seconds;
 use connect6::engine::models::ModelArgs;
 use connect6::protocol::baselines::{GreedyPlayer, RandomPlayer};
+use connect6::protocol::options_file;
 use connect6::protocol::player::{DEFAULT_MAX_DEPTH, Engine};
 use connect6::protocol::session::{Player, Session, serve};
 use std::process::ExitCode;
@@ -19,6 +20,8 @@ use std::time::{Duration, Instant};
     version,
     about = "A Connect6 engine speaking the referee protocol on stdin/stdout (see protocol.md).",
     args_conflicts_with_subcommands = true,
+    // The options file's settings come first: a later option (the command line's) wins.
+    args_override_self = true,
     after_help = "Logging: RUST_LOG=info (or debug) prints diagnostics on stderr."
 )]
 struct Cli {
@@ -94,9 +97,9 @@ struct EngineArgs {
     models: ModelArgs,
 }
 
-/// The cores this process may use (it follows `taskset`).
+/// The cores this process may use (its affinity: `taskset`, or Windows' `start /affinity`).
 fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    connect6::engine::platform::available_cores()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -168,12 +171,28 @@ fn converse(player: impl Player, options: &EngineArgs) -> ExitCode {
 
 fn main() -> ExitCode {
     // A referee may time our first reply from the moment it started us.
-    let born = Instant::now();
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+    let born = connect6::engine::platform::process_start(Instant::now());
+    // The options file in use is said without RUST_LOG: it changes how the engine plays.
+    let filter = "warn,connect6::protocol::options_file=info";
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(filter))
         .target(env_logger::Target::Stderr)
         .init();
     // Help and version exit 0 on stdout; bad options exit 2 with clap's message on stderr.
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    if cli.command.is_none() {
+        match options_file::load(&Cli::command()) {
+            Ok(None) => {}
+            Ok(Some(file)) => {
+                let mut args = std::env::args_os();
+                let program = args.next().into_iter();
+                cli = Cli::parse_from(program.chain(file.args.iter().map(Into::into)).chain(args));
+            }
+            Err(e) => {
+                eprintln!("connect6: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     match cli.command {
         None => play(&cli.engine, born),
         Some(Sub::Match(args)) => connect6::arena::main(args),

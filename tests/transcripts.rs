@@ -9,6 +9,11 @@
 //!
 //! A last test relays moves between two engine processes until one side makes six or the
 //! board is full.
+//!
+//! The engine is `common::engine_command()`: the binary cargo built here, `wine connect6.exe`
+//! when `tests/wine.rs` runs this same code as its module.
+
+mod common;
 
 use connect6::protocol::command::{Command, MAX_LINE};
 use connect6::protocol::session::describe_position;
@@ -216,7 +221,11 @@ struct Engine {
 
 impl Engine {
     fn start(args: &[String]) -> Engine {
-        Engine::spawn(&[env!("CARGO_BIN_EXE_connect6")], args)
+        let program = common::engine_command();
+        Engine::spawn(
+            &program.iter().map(String::as_str).collect::<Vec<_>>(),
+            args,
+        )
     }
 
     /// `program` is the command (and its first arguments) standing in for the engine.
@@ -792,13 +801,11 @@ impl Runner {
     }
 }
 
-fn run_transcript(path: &Path) -> Result<(), String> {
+pub fn run_transcript(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    run_text(
-        &path.display().to_string(),
-        &text,
-        &[env!("CARGO_BIN_EXE_connect6")],
-    )
+    let program = common::engine_command();
+    let program: Vec<&str> = program.iter().map(String::as_str).collect();
+    run_text(&path.display().to_string(), &text, &program)
 }
 
 /// Runs a transcript against `program` (the engine binary, or a stand-in).
@@ -845,12 +852,15 @@ fn run_text(name: &str, text: &str, program: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
-fn transcript_dir() -> PathBuf {
+pub fn transcript_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("referee-transcripts")
 }
 
 macro_rules! transcripts {
     ($($test:ident => $file:literal,)*) => {
+        /// Each test and its transcript, for `tests/wine.rs`.
+        pub const TRANSCRIPTS: &[(&str, &str)] = &[$((stringify!($test), $file)),*];
+
         $(
             #[test]
             fn $test() {
@@ -863,7 +873,7 @@ macro_rules! transcripts {
         /// Every transcript on disk has a test above.
         #[test]
         fn every_transcript_is_listed() {
-            let listed = [$($file),*];
+            let listed: Vec<&str> = TRANSCRIPTS.iter().map(|(_, file)| *file).collect();
             for entry in std::fs::read_dir(transcript_dir()).unwrap() {
                 let name = entry.unwrap().file_name().into_string().unwrap();
                 if name.ends_with(".txt") {
@@ -899,6 +909,7 @@ transcripts! {
     time_left => "time-left.txt",
     ponder => "ponder.txt",
     messages => "messages.txt",
+    threads => "threads.txt",
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1050,10 +1061,57 @@ fn relay(
 
 const SELF_PLAY_MOVE_TIME: f64 = 0.1;
 
-/// Relays moves between two engine processes (black with `--short-first`) until six or a
-/// full board, checking every reply against the rules and its time.
 #[test]
 fn self_play_game() {
+    self_play();
+}
+
+/// The cases besides the transcripts, for `tests/wine.rs`.
+pub const CASES: &[(&str, fn())] = &[
+    (
+        "first_reply_in_time_from_start_up",
+        first_reply_in_time_from_start_up,
+    ),
+    ("self_play_game", self_play),
+];
+
+/// The move time counts from the process's start: a referee that starts the engine and
+/// writes at once gets the first reply, to a position where the engine spends its whole cap,
+/// within `--move-time` plus `START_UP_TOLERANCE`, the start-up included. Under Wine that
+/// start-up is Windows' loader too; a Wine that must first start its server is warmed up by
+/// `tests/wine.rs` before any test.
+#[test]
+fn first_reply_within_the_cap_from_start_up() {
+    first_reply_in_time_from_start_up();
+}
+
+/// A referee's tolerance past the move time (the `match` referee's: 0.2 s), with the
+/// scheduling noise of a shared machine.
+const START_UP_TOLERANCE: Duration = Duration::from_millis(300);
+
+pub fn first_reply_in_time_from_start_up() {
+    let cap = Duration::from_secs(1);
+    let args: Vec<String> = ["--move-time", "1", "--hash", "8"].map(String::from).into();
+    let began = Instant::now();
+    let mut engine = Engine::start(&args);
+    // White after black's first stone: nothing is forced, so the search uses the clock.
+    engine.send(b"new white\nmove JJ\n").unwrap();
+    let (arrived, reply) = engine
+        .next_stdout(began + cap + MARGIN)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let took = arrived - began;
+    assert!(reply.starts_with("move "), "{reply}");
+    assert!(
+        took <= cap + START_UP_TOLERANCE,
+        "the first reply came {took:?} after the start, for a {cap:?} cap"
+    );
+    // The engine spent its time: the bound above is about its clock, not a quick answer.
+    assert!(took >= cap / 2, "the first reply came after only {took:?}");
+}
+
+/// Relays moves between two engine processes (black with `--short-first`) until six or a
+/// full board, checking every reply against the rules and its time.
+pub fn self_play() {
     let args = |extra: &[&str]| -> Vec<String> {
         let time = SELF_PLAY_MOVE_TIME.to_string();
         let mut a: Vec<String> = vec!["--move-time".into(), time, "--hash".into(), "4".into()];

@@ -7,6 +7,7 @@ pub mod cell_eval;
 pub mod eval;
 pub mod models;
 pub mod pairs;
+pub mod platform;
 pub mod ranking;
 pub mod search;
 pub mod solver;

@@ -4,5 +4,6 @@
 
 pub mod baselines;
 pub mod command;
+pub mod options_file;
 pub mod player;
 pub mod session;

@@ -1,6 +1,39 @@
 //! Helpers shared by the integration tests that run the real binary.
 
+use std::path::Path;
 use std::process::Command;
+
+/// The command (program and first arguments) that starts the engine under test: the binary
+/// cargo built, or in the Wine test crate (`tests/wine.rs`, which includes the test files that
+/// start the engine as its modules) `wine $CONNECT6_WINE_EXE`, so the same test code runs both.
+#[allow(dead_code)] // not every test crate that includes this module starts the engine
+pub fn engine_command() -> Vec<String> {
+    if under_wine() {
+        let exe = std::env::var("CONNECT6_WINE_EXE")
+            .expect("tests/wine.rs checks CONNECT6_WINE_EXE before it runs a test");
+        vec!["wine".into(), exe]
+    } else {
+        vec![env!("CARGO_BIN_EXE_connect6").into()]
+    }
+}
+
+/// Whether this test crate runs the engine under Wine.
+#[allow(dead_code)]
+pub fn under_wine() -> bool {
+    env!("CARGO_CRATE_NAME") == "wine"
+}
+
+/// `path` as the engine under test spells it: under Wine, with the drive letter and
+/// backslashes of Windows (Wine's drive Z: is the Linux root).
+#[allow(dead_code)]
+pub fn engine_path(path: &Path) -> String {
+    let text = path.display().to_string();
+    if under_wine() {
+        format!("Z:{}", text.replace('/', "\\"))
+    } else {
+        text
+    }
+}
 
 /// Runs `connect6 SUBCOMMAND ARGS...` and returns its exit code, stdout and stderr.
 #[allow(dead_code)] // not every test crate that includes this module runs the binary

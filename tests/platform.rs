@@ -1,0 +1,242 @@
+//! What differs between operating systems, checked on the binary under test
+//! (`common::engine_command()`): here the Linux build, in `tests/wine.rs` (`CASES`) the
+//! Windows .exe under Wine, with Windows paths.
+//!
+//! - the default thread count follows the process's affinity (`taskset`, which Wine turns into
+//!   the Windows process's affinity mask);
+//! - records named with Chinese characters (the competition's own names) are written by
+//!   `match --records` into a folder named so too, and read back by `show` and `analyse`, all
+//!   through paths with a drive letter and backslashes under Wine;
+//! - log lines on a pipe carry no colour codes;
+//! - the `gui` server starts and serves its page.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+/// The cases, for `tests/wine.rs`.
+pub const CASES: &[(&str, fn())] = &[
+    ("threads_follow_the_affinity", threads_follow_the_affinity),
+    ("records_with_chinese_names", records_with_chinese_names),
+    ("no_colour_codes_on_a_pipe", no_colour_codes_on_a_pipe),
+    ("gui_server_serves_its_page", gui_server_serves_its_page),
+];
+
+/// Runs the engine under test with `args` (and `prefix` before the whole command).
+fn run(prefix: &[&str], args: &[&str], stdin: &[u8]) -> Output {
+    let command = common::engine_command();
+    let (program, rest) = match prefix.split_first() {
+        Some((p, more)) => (
+            p.to_string(),
+            more.iter().map(|s| s.to_string()).chain(command).collect(),
+        ),
+        None => (command[0].clone(), command[1..].to_vec()),
+    };
+    let mut child = Command::new(&program)
+        .args(rest)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program} does not start: {e}"));
+    let mut input = child.stdin.take().expect("piped stdin");
+    input.write_all(stdin).expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("the command ends")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+fn scratch(case: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "platform-{}-{case}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+pub fn threads_follow_the_affinity() {
+    let out = run(&["taskset", "-c", "0"], &["--help"], b"");
+    let help = text(&out.stdout);
+    let threads = help
+        .split("--threads")
+        .nth(1)
+        .and_then(|rest| rest.split("[default: ").nth(1))
+        .and_then(|rest| rest.split(']').next());
+    assert_eq!(threads, Some("1"), "on one core:\n{help}");
+}
+
+pub fn records_with_chinese_names() {
+    let dir = scratch("records").join("对局记录");
+    let exe = common::engine_command().pop().expect("a program");
+    let engine = |player: &str| {
+        format!(
+            "'{}' --player {player}",
+            common::engine_path(Path::new(&exe))
+        )
+    };
+    let out = run(
+        &[],
+        &[
+            "match",
+            "--quiet",
+            "--games",
+            "1",
+            "--move-time",
+            "2",
+            "--event",
+            "测试赛",
+            "--place",
+            "北京",
+            "--records",
+            &common::engine_path(&dir),
+            &engine("random"),
+            &engine("greedy"),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "match: {}", text(&out.stderr));
+    let records: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the records folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let name = records[0]
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        name.contains("北京-测试赛") && name.contains("手胜"),
+        "{name}"
+    );
+    let record = std::fs::read_to_string(&records[0]).expect("the record");
+    assert!(record.contains("[测试赛]"), "{record}");
+    // Read back through the same kind of path.
+    let out = run(&[], &["show", &common::engine_path(&records[0])], b"");
+    assert!(out.status.success(), "show: {}", text(&out.stderr));
+    let board = text(&out.stdout);
+    assert!(
+        board.contains('X') || board.contains('●'),
+        "show drew no stones:\n{board}"
+    );
+    // The random player loses to the greedy one, as black, in the one game.
+    let out = run(
+        &[],
+        &[
+            "analyse",
+            "--side",
+            "Connect6",
+            "--time",
+            "0.2",
+            &common::engine_path(&dir),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "analyse: {}", text(&out.stderr));
+}
+
+pub fn no_colour_codes_on_a_pipe() {
+    let out = {
+        let program = common::engine_command();
+        let mut child = Command::new(&program[0])
+            .args(&program[1..])
+            .args(["--move-time", "0.3", "--hash", "8"])
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let mut input = child.stdin.take().expect("piped stdin");
+        input
+            .write_all(b"new white\nmove JJ\nbogus\n")
+            .expect("write");
+        drop(input);
+        child.wait_with_output().expect("the engine ends")
+    };
+    let log = text(&out.stderr);
+    assert!(
+        log.lines().count() >= 2,
+        "too little on stderr to judge:\n{log}"
+    );
+    assert!(!log.contains('\u{1b}'), "colour codes on a pipe:\n{log:?}");
+}
+
+pub fn gui_server_serves_its_page() {
+    let command = common::engine_command();
+    let mut child = Command::new(&command[0])
+        .args(&command[1..])
+        .args(["gui", "--port", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the gui starts");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let mut line = String::new();
+    let read = stdout.read_line(&mut line);
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .map(String::from);
+    let page = address.as_ref().map(|address| {
+        let mut stream = std::net::TcpStream::connect(address).expect("connect to the gui");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("a timeout");
+        write!(
+            stream,
+            "GET / HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+        )
+        .expect("send a request");
+        let mut page = String::new();
+        let _ = stream.read_to_string(&mut page);
+        page
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut err = String::new();
+    let _ = child.stderr.take().map(|mut e| e.read_to_string(&mut err));
+    assert!(
+        read.is_ok() && address.is_some(),
+        "gui said '{line}', stderr: {err}"
+    );
+    let page = page.unwrap_or_default();
+    assert!(
+        page.starts_with("HTTP/1.1 200") && page.contains("<html"),
+        "GET / answered:\n{}",
+        page.chars().take(300).collect::<String>()
+    );
+}
+
+#[test]
+fn threads_follow_the_affinity_test() {
+    threads_follow_the_affinity();
+}
+
+#[test]
+fn records_with_chinese_names_test() {
+    records_with_chinese_names();
+}
+
+#[test]
+fn no_colour_codes_on_a_pipe_test() {
+    no_colour_codes_on_a_pipe();
+}
+
+#[test]
+fn gui_server_serves_its_page_test() {
+    gui_server_serves_its_page();
+}
