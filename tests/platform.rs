@@ -65,7 +65,15 @@ fn scratch(case: &str) -> PathBuf {
 }
 
 pub fn threads_follow_the_affinity() {
-    let out = run(&["taskset", "-c", "0"], &["--help"], b"");
+    // One core this process may run on (a container may not offer core 0).
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let core = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .and_then(|list| list.trim().split([',', '-']).next())
+        .expect("an allowed core")
+        .to_string();
+    let out = run(&["taskset", "-c", &core], &["--help"], b"");
     let help = text(&out.stdout);
     let threads = help
         .split("--threads")
