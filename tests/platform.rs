@@ -8,7 +8,7 @@
 //!   `match --records` into a folder named so too, and read back by `show` and `analyse`, all
 //!   through paths with a drive letter and backslashes under Wine;
 //! - log lines on a pipe carry no colour codes;
-//! - the `gui` server starts and serves its page.
+//! - the `gui` server starts, serves its page and opens such a folder in its Review.
 
 mod common;
 
@@ -65,7 +65,15 @@ fn scratch(case: &str) -> PathBuf {
 }
 
 pub fn threads_follow_the_affinity() {
-    let out = run(&["taskset", "-c", "0"], &["--help"], b"");
+    // One core this process may run on (a container may not offer core 0).
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let core = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .and_then(|list| list.trim().split([',', '-']).next())
+        .expect("an allowed core")
+        .to_string();
+    let out = run(&["taskset", "-c", &core], &["--help"], b"");
     let help = text(&out.stdout);
     let threads = help
         .split("--threads")
@@ -173,7 +181,37 @@ pub fn no_colour_codes_on_a_pipe() {
     assert!(!log.contains('\u{1b}'), "colour codes on a pipe:\n{log:?}");
 }
 
+/// One request on a fresh connection; the whole answer (the server closes it).
+fn http(address: &str, method: &str, path: &str, body: &str) -> String {
+    let mut stream = std::net::TcpStream::connect(address).expect("connect to the gui");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a timeout");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send a request");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+}
+
+/// The server starts, serves its page, and its Review opens a folder of records named with
+/// Chinese characters, by the engine's kind of path (under Wine `Z:\...`).
 pub fn gui_server_serves_its_page() {
+    let folder = scratch("gui").join("记录");
+    std::fs::create_dir_all(&folder).expect("a records folder");
+    let source = common::data_dir("records");
+    let record = std::fs::read_dir(&source)
+        .expect("the competition records")
+        .map(|e| e.expect("an entry").path())
+        .find(|p| p.extension().is_some_and(|e| e == "txt"))
+        .expect("a competition record");
+    let name = record.file_name().expect("a file name");
+    std::fs::copy(&record, folder.join(name)).expect("copy a record");
     let command = common::engine_command();
     let mut child = Command::new(&command[0])
         .args(&command[1..])
@@ -191,19 +229,14 @@ pub fn gui_server_serves_its_page() {
         .nth(1)
         .and_then(|rest| rest.split('/').next())
         .map(String::from);
-    let page = address.as_ref().map(|address| {
-        let mut stream = std::net::TcpStream::connect(address).expect("connect to the gui");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .expect("a timeout");
-        write!(
-            stream,
-            "GET / HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
-        )
-        .expect("send a request");
-        let mut page = String::new();
-        let _ = stream.read_to_string(&mut page);
-        page
+    let answers = address.as_ref().map(|address| {
+        let path = common::engine_path(&folder);
+        let open = serde_json::json!({ "path": path }).to_string();
+        [
+            http(address, "GET", "/", ""),
+            http(address, "POST", "/review/open", &open),
+            http(address, "GET", "/state", ""),
+        ]
     });
     let _ = child.kill();
     let _ = child.wait();
@@ -213,11 +246,26 @@ pub fn gui_server_serves_its_page() {
         read.is_ok() && address.is_some(),
         "gui said '{line}', stderr: {err}"
     );
-    let page = page.unwrap_or_default();
+    let [page, opened, state] = answers.unwrap_or_default();
+    let head = |text: &str| text.chars().take(300).collect::<String>();
     assert!(
         page.starts_with("HTTP/1.1 200") && page.contains("<html"),
         "GET / answered:\n{}",
-        page.chars().take(300).collect::<String>()
+        head(&page)
+    );
+    assert!(
+        opened.starts_with("HTTP/1.1 200"),
+        "/review/open answered:\n{}",
+        head(&opened)
+    );
+    let body = state.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let state: serde_json::Value = serde_json::from_str(body).expect("the state as JSON");
+    let review = &state["review"];
+    let files = review["files"].as_array().map_or(0, Vec::len);
+    let turns = review["game"]["turns"].as_array().map_or(0, Vec::len);
+    assert!(
+        files == 1 && turns > 10,
+        "the record is not in review: {review}"
     );
 }
 

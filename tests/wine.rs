@@ -48,7 +48,18 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let filter = args.iter().find(|a| !a.starts_with('-')).cloned();
+    // libtest's options that take a value in the next word: that word is no filter.
+    const VALUED: [&str; 6] = [
+        "--test-threads",
+        "--skip",
+        "--format",
+        "--color",
+        "--logfile",
+        "-Z",
+    ];
+    let filter = (0..args.len())
+        .find(|&i| !args[i].starts_with('-') && (i == 0 || !VALUED.contains(&args[i - 1].as_str())))
+        .map(|i| args[i].clone());
     let required = std::env::var("CONNECT6_WINE_TEST").is_ok_and(|v| v == "required");
     let keeper = wine_ready();
     if let Err(why) = &keeper {
