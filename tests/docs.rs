@@ -3,29 +3,13 @@
 //! accepts (and every one `--help` lists), it stays a front page (at most 200 lines), and
 //! protocol.md's lists and conversations are what the engine does.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_connect6");
+mod common;
+use common::run_with_input as run;
 
 fn read(file: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect(file)
-}
-
-/// Runs the binary with `input` on stdin (then end of input).
-fn run(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run connect6");
-    // A process that exits without reading its input is judged by its status below.
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().expect("wait for connect6")
 }
 
 fn help() -> String {

@@ -1,25 +1,13 @@
 //! `--ranking-file` and `--eval-file`: a fitted file in place of the embedded tables, for
 //! the engine and `bench`; a file that is not one is refused before anything is played.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
 
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_connect6"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the engine starts");
-    // The engine may exit before reading its input.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    child.wait_with_output().expect("the engine ends")
+    common::run_with_input(args, stdin.as_bytes())
 }
 
 fn source(name: &str) -> String {

@@ -144,7 +144,7 @@ pub fn records_with_chinese_names() {
         &[
             "analyse",
             "--side",
-            "Connect6",
+            "Random",
             "--time",
             "0.2",
             &common::engine_path(&dir),
@@ -181,16 +181,17 @@ pub fn no_colour_codes_on_a_pipe() {
     assert!(!log.contains('\u{1b}'), "colour codes on a pipe:\n{log:?}");
 }
 
-/// One request on a fresh connection; the whole answer (the server closes it).
-fn http(address: &str, method: &str, path: &str, body: &str) -> String {
+/// One request on a fresh connection, with the run's token; the whole answer (the server
+/// closes it).
+fn http(address: &str, token: &str, method: &str, path: &str, body: &str) -> String {
     let mut stream = std::net::TcpStream::connect(address).expect("connect to the gui");
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
         .expect("a timeout");
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nX-Connect6-Token: {token}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
     .expect("send a request");
@@ -229,13 +230,19 @@ pub fn gui_server_serves_its_page() {
         .nth(1)
         .and_then(|rest| rest.split('/').next())
         .map(String::from);
+    // The banner's URL carries the run's token (`/?token=...`), which every request needs.
+    let token: String = line
+        .split("token=")
+        .nth(1)
+        .map(|rest| rest.chars().take_while(char::is_ascii_hexdigit).collect())
+        .unwrap_or_default();
     let answers = address.as_ref().map(|address| {
         let path = common::engine_path(&folder);
         let open = serde_json::json!({ "path": path }).to_string();
         [
-            http(address, "GET", "/", ""),
-            http(address, "POST", "/review/open", &open),
-            http(address, "GET", "/state", ""),
+            http(address, &token, "GET", "/", ""),
+            http(address, &token, "POST", "/review/open", &open),
+            http(address, &token, "GET", "/state", ""),
         ]
     });
     let _ = child.kill();

@@ -6,21 +6,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_connect6");
 
 /// Runs the binary to its end; the engine (no subcommand) reads `quit` at once.
 fn run(args: &[&str]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run connect6");
-    // A process that has exited without reading its input is no failure here.
-    let _ = child.stdin.take().unwrap().write_all(b"quit\n");
-    child.wait_with_output().expect("wait for connect6")
+    common::run_with_input(args, b"quit\n")
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests that run the real binary.
 
+use std::io::Write;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 
 /// The command (program and first arguments) that starts the engine under test: the binary
 /// cargo built, or in the Wine test crate (`tests/wine.rs`, which includes the test files that
@@ -33,6 +34,23 @@ pub fn engine_path(path: &Path) -> String {
     } else {
         text
     }
+}
+
+/// Runs the binary cargo built with `args` and `input` on stdin (then end of input), to its
+/// end, logging warnings and errors only.
+#[allow(dead_code)] // not every test crate that includes this module runs the binary
+pub fn run_with_input(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_connect6"))
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run connect6");
+    // A process that exits without reading its input is judged by its status, not here.
+    let _ = child.stdin.take().expect("piped stdin").write_all(input);
+    child.wait_with_output().expect("wait for connect6")
 }
 
 /// Runs `connect6 SUBCOMMAND ARGS...` and returns its exit code, stdout and stderr.
