@@ -7,11 +7,15 @@
 //! - [`tools`] and [`tuning`]: show, analyse, and fitting the evaluation, on the layers below;
 //! - [`gui`]: a board in the browser, on arena, record and tools.
 //!
+//! `gui` and `tuning` are behind the Cargo features `gui` and `tune`, on by default: no layer
+//! below them may import them, so the engine builds without them.
+//!
 //! `tests/layers.rs` checks the rule and that no import circle forms.
 
 pub mod arena;
 pub mod engine;
 /// A board in the browser (`connect6 gui`), over arena, record and tools.
+#[cfg(feature = "gui")]
 pub mod gui;
 pub mod protocol;
 pub mod record;
@@ -19,4 +23,6 @@ pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod tools;
+/// Fitting the evaluation and making openings (`connect6 tune`).
+#[cfg(feature = "tune")]
 pub mod tuning;

@@ -1,8 +1,8 @@
 //! `connect6`: the engine on stdin/stdout, or one of the subcommands (`match`, `bench`,
-//! `stats`, `show`, `analyse`, `tune`, `gui`). The command line is declared with clap's derive API:
-//! the engine's options are the top-level flags ([`EngineArgs`]), each subcommand is one
-//! variant of [`Sub`] whose arguments live beside its code and whose `main` returns the exit
-//! code.
+//! `stats`, `show`, `analyse`, and with their Cargo features `tune` and `gui`). The command
+//! line is declared with clap's derive API: the engine's options are the top-level flags
+//! ([`EngineArgs`]), each subcommand is one variant of [`Sub`] whose arguments live beside its
+//! code and whose `main` returns the exit code.
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use connect6::arena::seconds;
@@ -46,8 +46,10 @@ enum Sub {
     /// Find where a side's lost games were lost, and what the engine plays there now.
     Analyse(connect6::tools::analyse::AnalyseArgs),
     /// Fit the evaluation's tables and make match openings (one subcommand per job).
+    #[cfg(feature = "tune")]
     Tune(connect6::tuning::jobs::TuneArgs),
     /// Serve a board in the browser: play an engine, watch a match, review records.
+    #[cfg(feature = "gui")]
     Gui(connect6::gui::GuiArgs),
 }
 
@@ -200,7 +202,9 @@ fn main() -> ExitCode {
         Some(Sub::Stats(args)) => connect6::arena::stats_main(args),
         Some(Sub::Show(args)) => connect6::tools::show::run(args),
         Some(Sub::Analyse(args)) => connect6::tools::analyse::run(args),
+        #[cfg(feature = "tune")]
         Some(Sub::Tune(args)) => connect6::tuning::jobs::run(args),
+        #[cfg(feature = "gui")]
         Some(Sub::Gui(args)) => connect6::gui::run(args),
     }
 }
@@ -261,15 +265,15 @@ mod tests {
 
     #[test]
     fn help_and_version_exit_zero() {
-        for line in [
-            "--help",
-            "help",
-            "match --help",
-            "bench -h",
-            "stats --help",
-            "tune --help",
-            "tune fit-games --help",
-        ] {
+        let tune: &[&str] = if cfg!(feature = "tune") {
+            &["tune --help", "tune fit-games --help"]
+        } else {
+            &[]
+        };
+        for &line in ["--help", "help", "match --help", "bench -h", "stats --help"]
+            .iter()
+            .chain(tune)
+        {
             let e = parse(line).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::DisplayHelp, "{line}");
             assert_eq!(e.exit_code(), 0);

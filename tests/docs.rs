@@ -94,7 +94,7 @@ fn the_readme_names_every_subcommand_and_evaluation() {
     let readme = read("README.md");
     let help = help();
     let subs = subcommands(&help);
-    assert!(subs.len() >= 7, "{subs:?}");
+    assert!(subs.len() >= 5, "{subs:?}");
     for sub in subs {
         assert!(
             readme.contains(&format!("`connect6 {sub}")),
@@ -109,6 +109,28 @@ fn the_readme_names_every_subcommand_and_evaluation() {
             "README.md never names --eval's value `{value}`"
         );
     }
+}
+
+/// `--help` lists the engine's subcommands and those of the features built in (`gui`, `tune`,
+/// on by default); a build without a feature refuses its subcommand with clap's own error.
+#[test]
+fn help_lists_the_subcommands_of_the_features_built_in() {
+    let mut expected = vec!["match", "bench", "stats", "show", "analyse"];
+    for (feature, on) in [
+        ("tune", cfg!(feature = "tune")),
+        ("gui", cfg!(feature = "gui")),
+    ] {
+        if on {
+            expected.push(feature);
+        } else {
+            let out = run(&[feature, "--help"], b"");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{feature}: {err}");
+            assert!(err.contains("unrecognized subcommand"), "{feature}: {err}");
+            assert!(out.stdout.is_empty(), "{feature} printed on stdout");
+        }
+    }
+    assert_eq!(subcommands(&help()), expected);
 }
 
 #[test]

@@ -8,20 +8,21 @@
 //!   `match --records` into a folder named so too, and read back by `show` and `analyse`, all
 //!   through paths with a drive letter and backslashes under Wine;
 //! - log lines on a pipe carry no colour codes;
-//! - the `gui` server starts, serves its page and opens such a folder in its Review.
+//! - the `gui` server (with the `gui` feature) starts, serves its page and opens such a folder
+//!   in its Review.
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::Duration;
 
 /// The cases, for `tests/wine.rs`.
 pub const CASES: &[(&str, fn())] = &[
     ("threads_follow_the_affinity", threads_follow_the_affinity),
     ("records_with_chinese_names", records_with_chinese_names),
     ("no_colour_codes_on_a_pipe", no_colour_codes_on_a_pipe),
+    #[cfg(feature = "gui")]
     ("gui_server_serves_its_page", gui_server_serves_its_page),
 ];
 
@@ -183,7 +184,10 @@ pub fn no_colour_codes_on_a_pipe() {
 
 /// One request on a fresh connection, with the run's token; the whole answer (the server
 /// closes it).
+#[cfg(feature = "gui")]
 fn http(address: &str, token: &str, method: &str, path: &str, body: &str) -> String {
+    use std::io::Read;
+    use std::time::Duration;
     let mut stream = std::net::TcpStream::connect(address).expect("connect to the gui");
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
@@ -202,7 +206,9 @@ fn http(address: &str, token: &str, method: &str, path: &str, body: &str) -> Str
 
 /// The server starts, serves its page, and its Review opens a folder of records named with
 /// Chinese characters, by the engine's kind of path (under Wine `Z:\...`).
+#[cfg(feature = "gui")]
 pub fn gui_server_serves_its_page() {
+    use std::io::{BufRead, BufReader, Read};
     let folder = scratch("gui").join("记录");
     std::fs::create_dir_all(&folder).expect("a records folder");
     let source = common::data_dir("records");
@@ -291,6 +297,7 @@ fn no_colour_codes_on_a_pipe_test() {
     no_colour_codes_on_a_pipe();
 }
 
+#[cfg(feature = "gui")]
 #[test]
 fn gui_server_serves_its_page_test() {
     gui_server_serves_its_page();
