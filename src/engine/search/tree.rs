@@ -1,18 +1,19 @@
 //! The tree below the root: negamax with principal variation search, the transposition
-//! table, late move reductions and extensions where the side to move must block.
+//! table, late move reductions and extensions where the side to move must block. The turns
+//! come from a `MovePicker`, in its order.
 
 use super::Searcher;
-use super::movepick::quiet_leaf;
+use super::movepick::{MovePicker, Next, Node, Picked};
 use super::tt::Bound;
 use crate::engine::eval::{WIN, WIN_BOUND, evaluate};
-use crate::engine::pairs::{Pairs, Situation, generate};
 use crate::engine::tunables::{
-    FRONTIER_PAIRS, LMR_LATE_TURN, LMR_LATER_MIN_DEPTH, LMR_LATER_TURN, LMR_MIN_DEPTH,
-    LMR_REDUCTION, MAX_FORCED_EXTENSION, MAX_PAIRS, MAX_PLY,
+    LMR_LATE_TURN, LMR_LATER_MIN_DEPTH, LMR_LATER_TURN, LMR_MIN_DEPTH, LMR_REDUCTION,
+    MAX_FORCED_EXTENSION, MAX_PLY,
 };
 use crate::rules::board::Board;
 use crate::rules::coord::Turn;
 use crate::rules::stones::PlaceTurn;
+use std::ops::ControlFlow;
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score > WIN_BOUND {
@@ -70,124 +71,39 @@ impl Searcher {
             depth = 1;
         }
         let key = board.hash();
-        let mut tt_turn = None;
-        if let Some(hit) = self.tt.probe(key) {
-            tt_turn = hit.turn;
-            if hit.depth as i32 >= depth {
-                let s = score_from_tt(hit.score, ply);
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
-        }
+        let table_turn = match self.probe(key, depth, ply, alpha, beta) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(turn) => turn.filter(|t| board.check_turn(t).is_ok()),
+        };
+        let node = Node {
+            depth,
+            ply,
+            me,
+            forced,
+        };
         let original_alpha = alpha;
-        // One turn from the horizon, a turn that makes no threat and leaves the opponent
-        // none leads to a leaf that is only evaluated.
-        let frontier = depth == 1;
         let mut best = -WIN - 1;
         let mut best_turn = None;
-        // The table's turn is tried before generating the rest: a cutoff from it saves the
-        // generator's work altogether.
-        let tt_turn = tt_turn.filter(|t| board.check_turn(t).is_ok());
-        let mut moves = Pairs::new();
-        moves.extend(tt_turn.map(|t| (0, t)));
-        let mut generated = false;
-        let mut best_quiet = None;
-        let mut i = 0;
+        let mut picker = MovePicker::new(node, table_turn);
         loop {
-            if i == moves.len() {
-                if generated {
-                    break;
-                }
-                generated = true;
-                let width = if depth <= 1 {
-                    FRONTIER_PAIRS
-                } else {
-                    MAX_PAIRS
-                };
-                let first = moves.pop();
-                match generate(board, &mut moves, width) {
-                    Situation::Win => return WIN - ply as i32,
-                    Situation::Lost => return -(WIN - ply as i32 - 1),
-                    Situation::Forced | Situation::Quiet => {}
-                }
-                if let Some(done) = first {
-                    moves.retain(|(_, t)| *t != done.1);
-                    moves.insert(0, done);
-                }
-                self.order(&mut moves, i, ply);
-                if frontier {
-                    // Every quiet leaf is read at once, cheaply, and only the best stays, first:
-                    // it may cut off before any turn that threatens is searched.
-                    best_quiet = self.best_quiet_leaf(board, &mut moves, i, me, forced);
-                    if self.stopped {
-                        return 0;
-                    }
-                    if let Some(pair) = best_quiet {
-                        moves.insert(i, pair);
-                    }
-                }
-                if i == moves.len() {
-                    break;
-                }
-            }
-            let turn = moves[i].1;
-            let leaf = if !frontier {
-                None
-            } else if generated {
-                // The best quiet leaf, already counted; other generated turns threaten.
-                best_quiet
-                    .filter(|&(_, t)| t == turn)
-                    .map(|(value, _)| value)
-            } else {
-                let value = quiet_leaf(board, &turn, me, forced);
-                if value.is_some() {
-                    self.count_leaf();
-                }
-                value
+            let Picked { turn, index, leaf } = match picker.next(self, board) {
+                Next::Turn(picked) => picked,
+                Next::Done => break,
+                Next::Decided(score) => return score,
+                Next::Stopped => return 0,
             };
-            let score = if let Some(value) = leaf {
-                value
-            } else if i == 0 {
-                board.place_turn(&turn, me);
-                -self.negamax(board, depth - 1, ply + 1, -beta, -alpha)
-            } else {
-                board.place_turn(&turn, me);
-                // A late, quiet turn is first searched shallower: the generator's order puts
-                // the turns that matter early, and one that still beats alpha is searched
-                // again at full depth. Turns that threaten (the reply is forced) are not
-                // reduced, nor any turn in a position that must block.
-                let reduce = depth >= LMR_MIN_DEPTH
-                    && i >= LMR_LATE_TURN
-                    && !forced
-                    && !board.has_threat_window(me);
-                // An unreduced turn goes straight to the full-depth null-window search.
-                let mut s = alpha + 1;
-                if reduce {
-                    let deeper = i >= LMR_LATER_TURN && depth >= LMR_LATER_MIN_DEPTH;
-                    let reduced = depth - 1 - LMR_REDUCTION - deeper as i32;
-                    s = -self.negamax(board, reduced, ply + 1, -alpha - 1, -alpha);
+            let score = match leaf {
+                Some(value) => value,
+                None => {
+                    board.place_turn(&turn, me);
+                    let score = self.search_turn(board, node, index, alpha, beta);
+                    board.remove_turn(&turn);
+                    score
                 }
-                if s > alpha && !self.stopped {
-                    s = -self.negamax(board, depth - 1, ply + 1, -alpha - 1, -alpha);
-                }
-                if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(board, depth - 1, ply + 1, -beta, -alpha);
-                }
-                s
             };
-            if leaf.is_none() {
-                board.remove_turn(&turn);
-            }
             if self.stopped {
                 return 0;
             }
-            i += 1;
             if score > best {
                 best = score;
                 best_turn = Some(turn);
@@ -215,6 +131,73 @@ impl Searcher {
             best_turn,
         );
         best
+    }
+
+    /// The table's score for the node when its entry is deep enough to decide it
+    /// (`Break`), else the turn it holds, to try first.
+    fn probe(
+        &self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> ControlFlow<i32, Option<Turn>> {
+        let Some(hit) = self.tt.probe(key) else {
+            return ControlFlow::Continue(None);
+        };
+        if hit.depth as i32 >= depth {
+            let s = score_from_tt(hit.score, ply);
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return ControlFlow::Break(s);
+            }
+        }
+        ControlFlow::Continue(hit.turn)
+    }
+
+    /// The score of the node's turn number `index`, already placed on `board`: the first
+    /// with the full window, the others with a null window first, and searched again with
+    /// the full one when they beat alpha.
+    #[inline]
+    fn search_turn(
+        &mut self,
+        board: &mut Board,
+        node: Node,
+        index: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let (depth, ply) = (node.depth, node.ply);
+        if index == 0 {
+            return -self.negamax(board, depth - 1, ply + 1, -beta, -alpha);
+        }
+        // A late, quiet turn is first searched shallower: the generator's order puts the
+        // turns that matter early, and one that still beats alpha is searched again at full
+        // depth. Turns that threaten (the reply is forced) are not reduced, nor any turn in
+        // a position that must block.
+        let reduce = depth >= LMR_MIN_DEPTH
+            && index >= LMR_LATE_TURN
+            && !node.forced
+            && !board.has_threat_window(node.me);
+        // An unreduced turn goes straight to the full-depth null-window search.
+        let mut s = alpha + 1;
+        if reduce {
+            let deeper = index >= LMR_LATER_TURN && depth >= LMR_LATER_MIN_DEPTH;
+            let reduced = depth - 1 - LMR_REDUCTION - deeper as i32;
+            s = -self.negamax(board, reduced, ply + 1, -alpha - 1, -alpha);
+        }
+        if s > alpha && !self.stopped {
+            s = -self.negamax(board, depth - 1, ply + 1, -alpha - 1, -alpha);
+        }
+        if s > alpha && s < beta && !self.stopped {
+            s = -self.negamax(board, depth - 1, ply + 1, -beta, -alpha);
+        }
+        s
     }
 
     pub(super) fn remember_killer(&mut self, turn: Turn, ply: usize) {
