@@ -166,69 +166,24 @@ impl Searcher {
         report: &mut Report,
         first: u8,
     ) {
-        let me = board.side_to_move();
         self.last_check = Instant::now();
         // Iterations in a row that ended with the same best turn, and the last score.
         let mut stable = 0u32;
         let mut last_score: Option<i32> = None;
-        let mut depth = first;
-        while depth <= self.limits.max_depth {
-            if let Some(progress) = &self.progress {
-                if self.helper {
-                    depth = depth.max(progress.next_for_helper(report.depth));
-                    if depth > self.limits.max_depth {
-                        break;
-                    }
-                } else {
-                    progress.main_on(depth);
-                }
-            }
+        let mut next = first;
+        while let Some(depth) = self.iteration_to_start(next, report.depth) {
             self.iteration = depth;
-            let mut alpha = -WIN - 1;
-            let beta = WIN + 1;
-            let mut best_index = None;
-            let mut falling = false;
-            for i in 0..root.len() {
-                let turn = root[i].1;
-                board.place_turn(&turn, me);
-                let score = if i == 0 {
-                    -self.negamax(board, depth as i32 - 1, 1, -beta, -alpha)
-                } else {
-                    let mut s = -self.negamax(board, depth as i32 - 1, 1, -alpha - 1, -alpha);
-                    if s > alpha && !self.stopped {
-                        s = -self.negamax(board, depth as i32 - 1, 1, -beta, -alpha);
-                    }
-                    s
-                };
-                board.remove_turn(&turn);
-                if self.stopped {
-                    break;
-                }
-                root[i].0 = score;
-                if score > alpha {
-                    alpha = score;
-                    best_index = Some(i);
-                }
-                if i == 0 {
-                    falling = last_score.is_some_and(|s| score < s - FALLING_SCORE);
-                }
-                // Between root turns the soft limit may end the iteration: what was searched
-                // of it is used below.
-                if self.elapsed_past_soft(stable, falling) {
-                    self.stopped = true;
-                    break;
-                }
-            }
+            let done = self.search_root(board, root, depth, stable, last_score);
             // A partial iteration still counts when its first (previous best) move was
             // searched: anything that beat it is a real improvement.
-            if let Some(i) = best_index {
+            if let Some(i) = done.best {
                 if i == 0 {
                     stable += 1;
                 } else {
                     stable = 0;
                 }
                 report.best = root[i].1;
-                report.score = alpha;
+                report.score = done.alpha;
                 let best = root.remove(i);
                 root.insert(0, best);
             }
@@ -236,33 +191,120 @@ impl Searcher {
                 break;
             }
             report.depth = depth;
-            last_score = Some(alpha);
-            if self.helper
-                && let Some(progress) = &self.progress
-            {
-                progress.completed(smp::Completed {
-                    depth,
-                    best: report.best,
-                    score: report.score,
-                });
-            }
-            if log::log_enabled!(log::Level::Debug) {
-                log::debug!(
-                    "{}depth {depth} score {} best {} nodes {} time {:?} pv{}",
-                    if self.helper { "helper " } else { "" },
-                    report.score,
-                    report.best,
-                    self.nodes,
-                    self.start.elapsed(),
-                    self.principal_variation(board, report.best, depth)
-                        .iter()
-                        .fold(String::new(), |line, t| format!("{line} {t}"))
-                );
-            }
-            if report.score.abs() > WIN_BOUND || self.elapsed_past_soft(stable, falling) {
+            last_score = Some(done.alpha);
+            self.completed(board, report, depth);
+            if report.score.abs() > WIN_BOUND || self.elapsed_past_soft(stable, done.falling) {
                 break;
             }
-            depth += 1;
+            next = depth + 1;
         }
     }
+
+    /// The iteration to search after asking for `depth` (a helper skips those the main
+    /// thread is on), or `None` past the deepest allowed. Tells the helpers which one the
+    /// main thread is on.
+    fn iteration_to_start(&self, depth: u8, done: u8) -> Option<u8> {
+        let mut depth = depth;
+        if depth > self.limits.max_depth {
+            return None;
+        }
+        if let Some(progress) = &self.progress {
+            if self.helper {
+                depth = depth.max(progress.next_for_helper(done));
+                if depth > self.limits.max_depth {
+                    return None;
+                }
+            } else {
+                progress.main_on(depth);
+            }
+        }
+        Some(depth)
+    }
+
+    /// One iteration over the root turns, in order, the first with the full window and the
+    /// rest with a null window first. Stores each turn's score in `root`. The soft limit may
+    /// end it between two turns: what was searched of it counts.
+    fn search_root(
+        &mut self,
+        board: &mut Board,
+        root: &mut Pairs,
+        depth: u8,
+        stable: u32,
+        last_score: Option<i32>,
+    ) -> RootIteration {
+        let me = board.side_to_move();
+        let child = depth as i32 - 1;
+        let beta = WIN + 1;
+        let mut done = RootIteration {
+            best: None,
+            alpha: -WIN - 1,
+            falling: false,
+        };
+        for i in 0..root.len() {
+            let alpha = done.alpha;
+            let turn = root[i].1;
+            board.place_turn(&turn, me);
+            let score = if i == 0 {
+                -self.negamax(board, child, 1, -beta, -alpha)
+            } else {
+                let mut s = -self.negamax(board, child, 1, -alpha - 1, -alpha);
+                if s > alpha && !self.stopped {
+                    s = -self.negamax(board, child, 1, -beta, -alpha);
+                }
+                s
+            };
+            board.remove_turn(&turn);
+            if self.stopped {
+                break;
+            }
+            root[i].0 = score;
+            if score > alpha {
+                done.alpha = score;
+                done.best = Some(i);
+            }
+            if i == 0 {
+                done.falling = last_score.is_some_and(|s| score < s - FALLING_SCORE);
+            }
+            if self.elapsed_past_soft(stable, done.falling) {
+                self.stopped = true;
+                break;
+            }
+        }
+        done
+    }
+
+    /// A completed iteration: offered to the main thread when a helper did it, and logged.
+    fn completed(&self, board: &mut Board, report: &Report, depth: u8) {
+        if self.helper
+            && let Some(progress) = &self.progress
+        {
+            progress.completed(smp::Completed {
+                depth,
+                best: report.best,
+                score: report.score,
+            });
+        }
+        if log::log_enabled!(log::Level::Debug) {
+            log::debug!(
+                "{}depth {depth} score {} best {} nodes {} time {:?} pv{}",
+                if self.helper { "helper " } else { "" },
+                report.score,
+                report.best,
+                self.nodes,
+                self.start.elapsed(),
+                self.principal_variation(board, report.best, depth)
+                    .iter()
+                    .fold(String::new(), |line, t| format!("{line} {t}"))
+            );
+        }
+    }
+}
+
+/// What an iteration over the root turns found.
+struct RootIteration {
+    /// The root turn that raised alpha last, if any was searched to the end.
+    best: Option<usize>,
+    alpha: i32,
+    /// The first turn's score fell well below the last iteration's.
+    falling: bool,
 }

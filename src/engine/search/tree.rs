@@ -36,6 +36,9 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 impl Searcher {
+    /// The score of `board` for the side to move, searched `depth` turns deep in the window
+    /// (`alpha`, `beta`), `ply` turns below the root: settled without a turn if it can be,
+    /// else cut off by the table, else its turns tried in the picker's order.
     pub(super) fn negamax(
         &mut self,
         board: &mut Board,
@@ -49,27 +52,10 @@ impl Searcher {
             return 0;
         }
         let me = board.side_to_move();
-        let opp = me.other();
-        if board.has_six(opp) {
-            return -(WIN - ply as i32);
-        }
-        if board.is_full() {
-            return 0;
-        }
-        if board.has_threat_window(me) {
-            return WIN - ply as i32;
-        }
-        let forced = board.has_threat_window(opp);
-        let mut depth = depth;
-        if depth <= 0 {
-            // At the horizon a position where the mover must block is not quiet: look one
-            // turn further while extensions last.
-            let extension_room = ply < self.iteration as usize + MAX_FORCED_EXTENSION;
-            if !forced || !extension_room || ply + 1 >= MAX_PLY {
-                return evaluate(board, me);
-            }
-            depth = 1;
-        }
+        let (depth, forced) = match self.settle(board, depth, ply) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(searched) => searched,
+        };
         let key = board.hash();
         let table_turn = match self.probe(key, depth, ply, alpha, beta) {
             ControlFlow::Break(score) => return score,
@@ -131,6 +117,36 @@ impl Searcher {
             best_turn,
         );
         best
+    }
+
+    /// The node's score when it is decided before any turn is tried: the opponent's six, a
+    /// full board, a six the side to move completes at once, or the horizon of a position
+    /// that need not block. Else the depth to search it to and whether it must block.
+    #[inline]
+    fn settle(&self, board: &Board, depth: i32, ply: usize) -> ControlFlow<i32, (i32, bool)> {
+        let me = board.side_to_move();
+        let opp = me.other();
+        if board.has_six(opp) {
+            return ControlFlow::Break(-(WIN - ply as i32));
+        }
+        if board.is_full() {
+            return ControlFlow::Break(0);
+        }
+        if board.has_threat_window(me) {
+            return ControlFlow::Break(WIN - ply as i32);
+        }
+        let forced = board.has_threat_window(opp);
+        let mut depth = depth;
+        if depth <= 0 {
+            // At the horizon a position where the mover must block is not quiet: look one
+            // turn further while extensions last.
+            let extension_room = ply < self.iteration as usize + MAX_FORCED_EXTENSION;
+            if !forced || !extension_room || ply + 1 >= MAX_PLY {
+                return ControlFlow::Break(evaluate(board, me));
+            }
+            depth = 1;
+        }
+        ControlFlow::Continue((depth, forced))
     }
 
     /// The table's score for the node when its entry is deep enough to decide it
