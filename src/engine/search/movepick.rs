@@ -1,0 +1,220 @@
+//! The order a node tries its turns in, handed out one at a time by stages, so that a cutoff
+//! early skips the work of the later ones:
+//!
+//! 1. the table's turn, before anything is generated (a cutoff from it saves the generator);
+//! 2. the generated pairs, this ply's killers moved to their front; one turn from the horizon
+//!    every turn that leads to a quiet leaf is read there and then, cheaply, and only the
+//!    best of them is kept;
+//! 3. that best quiet leaf, which may cut off before any turn that threatens is searched;
+//! 4. the rest of the generated pairs, in order.
+//!
+//! Everything lives in fixed-size arrays: a node allocates nothing.
+
+use super::Searcher;
+use crate::engine::eval::{WIN, evaluate_after};
+use crate::engine::pairs::{Pairs, Situation, generate};
+use crate::engine::tunables::{FRONTIER_PAIRS, MAX_PAIRS};
+use crate::rules::board::{Board, Color, windows_in};
+use crate::rules::coord::{CELLS, Turn};
+use crate::rules::geometry::GEOMETRY;
+
+/// What a node's picker needs to know of it.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    /// Turns left to the horizon, at least 1 (after any extension).
+    pub depth: i32,
+    pub ply: usize,
+    pub me: Color,
+    /// The opponent has threats: the side to move must block.
+    pub forced: bool,
+}
+
+impl Node {
+    /// One turn from the horizon, a turn that makes no threat and leaves the opponent none
+    /// leads to a leaf that is only evaluated.
+    fn frontier(&self) -> bool {
+        self.depth == 1
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Stage {
+    TableTurn,
+    Generate,
+    QuietLeaf,
+    Rest,
+}
+
+/// A turn to try.
+pub(super) struct Picked {
+    pub turn: Turn,
+    /// How many turns this node tried before it.
+    pub index: usize,
+    /// The leaf's score for the side to move, already counted, when the turn leads to a
+    /// quiet leaf read without placing it; `None` for a turn to search.
+    pub leaf: Option<i32>,
+}
+
+pub(super) enum Next {
+    Turn(Picked),
+    /// The generator saw the node decided (a win, or a loss no turn stops): its score.
+    Decided(i32),
+    /// The clock stopped the search while the quiet leaves were read.
+    Stopped,
+    Done,
+}
+
+pub(super) struct MovePicker {
+    node: Node,
+    stage: Stage,
+    table_turn: Option<Turn>,
+    /// The generated pairs (the table's turn taken out, and the quiet leaves at the frontier).
+    moves: Pairs,
+    /// The next of `moves` to hand out.
+    next: usize,
+    handed: usize,
+    best_quiet: Option<(i32, Turn)>,
+}
+
+impl MovePicker {
+    /// `table_turn` must be legal in the node's position.
+    pub(super) fn new(node: Node, table_turn: Option<Turn>) -> MovePicker {
+        MovePicker {
+            node,
+            stage: Stage::TableTurn,
+            table_turn,
+            moves: Pairs::new(),
+            next: 0,
+            handed: 0,
+            best_quiet: None,
+        }
+    }
+
+    /// The next turn to try. `searcher` counts the leaves read, and gives the killers.
+    pub(super) fn next(&mut self, searcher: &mut Searcher, board: &mut Board) -> Next {
+        loop {
+            match self.stage {
+                Stage::TableTurn => {
+                    self.stage = Stage::Generate;
+                    if let Some(turn) = self.table_turn {
+                        let leaf = if self.node.frontier() {
+                            read_leaf(searcher, board, &turn, self.node)
+                        } else {
+                            None
+                        };
+                        return self.hand(turn, leaf);
+                    }
+                }
+                Stage::Generate => {
+                    self.stage = Stage::QuietLeaf;
+                    if let Some(next) = self.generate(searcher, board) {
+                        return next;
+                    }
+                }
+                Stage::QuietLeaf => {
+                    self.stage = Stage::Rest;
+                    if let Some((value, turn)) = self.best_quiet {
+                        return self.hand(turn, Some(value));
+                    }
+                }
+                Stage::Rest => {
+                    let Some(&(_, turn)) = self.moves.get(self.next) else {
+                        return Next::Done;
+                    };
+                    self.next += 1;
+                    return self.hand(turn, None);
+                }
+            }
+        }
+    }
+
+    fn hand(&mut self, turn: Turn, leaf: Option<i32>) -> Next {
+        let index = self.handed;
+        self.handed += 1;
+        Next::Turn(Picked { turn, index, leaf })
+    }
+
+    /// Generates the pairs and orders them; at the frontier, reads the quiet leaves.
+    fn generate(&mut self, searcher: &mut Searcher, board: &mut Board) -> Option<Next> {
+        let node = self.node;
+        let width = if node.depth <= 1 {
+            FRONTIER_PAIRS
+        } else {
+            MAX_PAIRS
+        };
+        match generate(board, &mut self.moves, width) {
+            Situation::Win => return Some(Next::Decided(WIN - node.ply as i32)),
+            Situation::Lost => return Some(Next::Decided(-(WIN - node.ply as i32 - 1))),
+            Situation::Forced | Situation::Quiet => {}
+        }
+        if let Some(done) = self.table_turn {
+            self.moves.retain(|&mut (_, t)| t != done);
+        }
+        self.killers_first(&searcher.killers[node.ply]);
+        if node.frontier() {
+            self.best_quiet = self.take_quiet_leaves(searcher, board);
+            if searcher.stopped {
+                return Some(Next::Stopped);
+            }
+        }
+        None
+    }
+
+    /// This ply's killers first, then the generator's order.
+    fn killers_first(&mut self, killers: &[Option<Turn>; 2]) {
+        let mut front = 0;
+        for t in killers.iter().flatten() {
+            if let Some(i) = self.moves[front..].iter().position(|(_, m)| m == t) {
+                self.moves[front..=front + i].rotate_right(1);
+                front += 1;
+            }
+        }
+    }
+
+    /// Reads every turn that leads to a quiet leaf, drops them from `moves` and returns the
+    /// best (its value in the score slot; the first of equals). The others cannot score
+    /// more, and need no search.
+    fn take_quiet_leaves(&mut self, searcher: &mut Searcher, board: &Board) -> Option<(i32, Turn)> {
+        let node = self.node;
+        let mut best: Option<(i32, Turn)> = None;
+        self.moves.retain(|&mut (_, turn)| {
+            let Some(value) = read_leaf(searcher, board, &turn, node) else {
+                return true;
+            };
+            if best.is_none_or(|(b, _)| value > b) {
+                best = Some((value, turn));
+            }
+            false
+        });
+        best
+    }
+}
+
+/// `quiet_leaf`, counted as a node when it is one.
+fn read_leaf(searcher: &mut Searcher, board: &Board, turn: &Turn, node: Node) -> Option<i32> {
+    let value = quiet_leaf(board, turn, node.me, node.forced);
+    if value.is_some() {
+        searcher.count_leaf();
+    }
+    value
+}
+
+/// The score for the side to move of `turn` when it leads to a quiet leaf: it makes no
+/// threat, and it blocks every threat of the opponent's (`forced`: there are some). The
+/// leaf's evaluation is read without placing the turn. `None` for other turns.
+fn quiet_leaf(board: &Board, turn: &Turn, me: Color, forced: bool) -> Option<i32> {
+    let mut cells = turn.cells();
+    let (a, b) = (cells.next()?, cells.next()?);
+    // A board filled by the turn is a draw, not an evaluation.
+    if board.stone_total() + 2 >= CELLS {
+        return None;
+    }
+    if forced {
+        let cells = &GEOMETRY.window_cells;
+        let blocked = |w: usize| cells[w].contains(&a) || cells[w].contains(&b);
+        if !windows_in(board.as_stones().threat_windows(me.other())).all(blocked) {
+            return None;
+        }
+    }
+    evaluate_after(board, a, b, me).map(|v| -v)
+}
