@@ -11,6 +11,8 @@
 //! threat window on the board: the evaluation is never consulted otherwise), once each,
 //! labelled with the game's result for the side to move.
 
+pub mod job;
+
 use super::{Labelled, is_quiet};
 use crate::engine::pairs::{Pairs, generate};
 use crate::engine::search::{Limits, Searcher};

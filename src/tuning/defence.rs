@@ -12,6 +12,7 @@ use crate::record::game::Game;
 use crate::rules::board::Board;
 use crate::rules::stones::PlaceTurn;
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// Node cap of each long solve, unless told.
 pub const DEFAULT_NODES: u64 = 200_000;
@@ -74,6 +75,33 @@ pub fn defence_suite(paths: &[PathBuf], nodes: u64) -> Result<(String, usize), S
     );
     let count = body.len();
     Ok((format!("{header}{}\n", body.join("\n")), count))
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct DefenceSuiteArgs {
+    /// Record files in the competition format, or folders of them.
+    #[arg(required = true, value_name = "PATH")]
+    pub records: Vec<PathBuf>,
+    /// The suite file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Solver nodes of each long solve.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+}
+
+/// `tune defence-suite`: writes the defence suite of the records.
+pub fn defence_suite_file(a: &DefenceSuiteArgs) -> Result<(), String> {
+    let began = Instant::now();
+    let (text, count) = defence_suite(&a.records, a.nodes)?;
+    std::fs::write(&a.out, text).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    println!(
+        "{count} positions in {} ({:.1}s)",
+        a.out.display(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 #[cfg(test)]

@@ -22,6 +22,8 @@
 //! evaluates it for the mover (a threat window is a win) and evaluates the waiting side's
 //! only when the forced-block extensions run out, so no data point says what they are worth.
 
+pub mod job;
+
 use super::{Labelled, is_quiet};
 use crate::engine::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 use crate::rules::board::Board;

@@ -213,6 +213,34 @@ pub fn read_games(text: &str) -> Result<(Vec<Sample>, usize), String> {
     Ok((samples, skipped))
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct RecordsArgs {
+    /// Record files in the competition format, or folders of them.
+    #[arg(required = true, value_name = "PATH")]
+    pub records: Vec<PathBuf>,
+    /// The games file to write.
+    #[arg(long, value_name = "GAMES")]
+    pub out: PathBuf,
+}
+
+/// `tune records`: writes the games of the records as a games file.
+pub fn records(a: &RecordsArgs) -> Result<(), String> {
+    let (text, count) = games_file(&a.records)?;
+    std::fs::write(&a.out, text).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    println!("{count} games in {}", a.out.display());
+    Ok(())
+}
+
+/// The games of games files, in order.
+pub fn read_games_files(paths: &[PathBuf]) -> Result<Vec<GameTurns>, String> {
+    let mut games = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        games.extend(read_game_turns(&text).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    Ok(games)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,5 +347,16 @@ mod tests {
             let error = read_game_turns(bad).unwrap_err();
             assert!(error.starts_with("line 1: "), "{bad}: {error}");
         }
+    }
+
+    #[test]
+    fn records_needs_a_path_and_an_out() {
+        use crate::tuning::jobs::Job;
+        use crate::tuning::jobs::tests::{parse, refused};
+        let Job::Records(r) = parse("records a b --out g").unwrap() else {
+            panic!("records")
+        };
+        assert_eq!((r.records.len(), r.out), (2, PathBuf::from("g")));
+        refused(&["records --out g", "records a"]);
     }
 }

@@ -15,15 +15,20 @@
 //! never read them. Games are written in order as they finish, a whole line at a time.
 
 use super::games::GameTurns;
+use super::games::read_games_files;
 use super::is_quiet;
+use super::jobs::worker_threads;
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::search::{Limits, Searcher};
 use crate::rules::board::Board;
 use crate::rules::stones::PlaceTurn;
 use std::collections::BTreeMap;
+use std::io::BufWriter;
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::Instant;
 
 /// Deepest iteration asked of the search; the node limit ends it long before.
 const MAX_DEPTH: u8 = 30;
@@ -102,6 +107,55 @@ pub fn label(
     out.flush()
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct LabelArgs {
+    /// Games files (`tune records`, `tests/data/fit-games.txt`).
+    #[arg(required = true, value_name = "GAMES")]
+    pub games: Vec<PathBuf>,
+    /// The games file to write.
+    #[arg(long, value_name = "GAMES")]
+    pub out: PathBuf,
+    /// Main-search nodes per position.
+    #[arg(long, value_name = "N", default_value_t = 20_000,
+          value_parser = clap::value_parser!(u64).range(4..))]
+    pub nodes: u64,
+    /// Games labelled at once [default: the machine's cores].
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+    /// The ranking and evaluation the search plays with.
+    #[command(flatten)]
+    pub models: crate::engine::models::ModelArgs,
+}
+
+/// `tune label`: labels the games files' positions with a search's scores and writes them as
+/// one file.
+pub fn label_file(a: &LabelArgs) -> Result<(), String> {
+    a.models.apply()?;
+    let games = read_games_files(&a.games)?;
+    let out = a.out.display();
+    let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
+    let mut writer = BufWriter::new(file);
+    let began = Instant::now();
+    super::label::label(
+        &games,
+        a.nodes,
+        worker_threads(a.threads),
+        &mut writer,
+        |n| {
+            if n % 100 == 0 {
+                eprintln!("{n} games, {:.0} s", began.elapsed().as_secs_f64());
+            }
+        },
+    )
+    .map_err(|e| format!("{out}: {e}"))?;
+    println!(
+        "{} games labelled in {out} ({:.1} s)",
+        games.len(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +200,16 @@ mod tests {
             }
         }
         assert!(scored >= 4, "{scored}");
+    }
+
+    #[test]
+    fn label_parses_with_its_defaults_and_refuses_bad_options() {
+        use crate::tuning::jobs::Job;
+        use crate::tuning::jobs::tests::{parse, refused};
+        let Job::Label(l) = parse("label g h --out l.txt").unwrap() else {
+            panic!("label")
+        };
+        assert_eq!((l.games.len(), l.nodes, l.threads), (2, 20_000, None));
+        refused(&["label g --out l.txt --nodes 2", "label --out l.txt"]);
     }
 }

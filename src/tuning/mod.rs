@@ -1,5 +1,5 @@
 //! Everything the engine learns from games, and the data it learns from; `connect6 tune`
-//! runs each job (`jobs`).
+//! runs each job (`jobs` dispatches; each job's arguments and printing live beside its code).
 //!
 //! The data:
 //! - `games` turns match records into a games file (one game a line) and reads the quiet

@@ -23,6 +23,10 @@ use crate::rules::board::{Board, Color};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::patterns::KEYS;
 use crate::rules::stones::PlaceTurn;
+use crate::tuning::games::read_games_files;
+use crate::tuning::jobs::{pass_progress, positive};
+use std::path::PathBuf;
+use std::time::Instant;
 
 /// Score points per logit in the ranking file.
 pub const SCALE: f32 = 256.0;
@@ -311,6 +315,120 @@ pub fn hits(worth: &KeyWorth, games: &[GameTurns], movers: Movers) -> Hits {
     out
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct PolicyArgs {
+    /// Games files (`tune records`, `tests/data/fit-games.txt`).
+    #[arg(required = true, value_name = "GAMES")]
+    pub games: Vec<PathBuf>,
+    /// The ranking file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Passes over the training games.
+    #[arg(long, value_name = "N", default_value_t = EPOCHS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+    pub epochs: usize,
+    /// Adagrad's step size.
+    // Written as text: `RATE as f64` would show as 0.10000000149011612 in `--help`.
+    #[arg(long, value_name = "R", default_value = RATE_TEXT, value_parser = positive)]
+    pub rate: f64,
+    /// Hold out every M-th game, to measure the fit on and keep its best pass (0: none).
+    #[arg(long, value_name = "M", default_value_t = HOLDOUT_EVERY)]
+    pub holdout: usize,
+    /// Learn only from the turns of the side that won the game.
+    #[arg(long)]
+    pub winners: bool,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct PolicyHitsArgs {
+    /// Games files (`tune records`, `tests/data/fit-games.txt`).
+    #[arg(required = true, value_name = "GAMES")]
+    pub games: Vec<PathBuf>,
+    /// A ranking file to measure beside the engine's own.
+    #[arg(long, value_name = "FILE")]
+    pub ranking: Option<PathBuf>,
+    /// Count every side's turns, not only the winner's.
+    #[arg(long)]
+    pub all_turns: bool,
+    /// Only every M-th game, counted from the M-th (the games `policy --holdout M` held
+    /// out); 1: all.
+    #[arg(long, value_name = "M", default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub every: usize,
+}
+
+/// `tune policy`: fits the learned ranking and writes its file.
+pub fn fit_policy(a: &PolicyArgs) -> Result<(), String> {
+    let began = Instant::now();
+    let games = read_games_files(&a.games)?;
+    let movers = if a.winners {
+        Movers::Winners
+    } else {
+        Movers::All
+    };
+    eprintln!("{} games", games.len());
+    let (model, report) = fit(
+        &games,
+        movers,
+        a.epochs,
+        a.rate as f32,
+        a.holdout,
+        pass_progress(began),
+    );
+    std::fs::write(&a.out, model.to_file()).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let (train, test) = report.passes[report.kept - 1];
+    println!(
+        "{} games, {} training examples, {} held out; kept pass {} of {}: training loss {train:.4}, \
+         held-out {test:.4} (uniform {:.4}); {} written ({:.1} s)",
+        games.len(),
+        report.train_examples,
+        report.test_examples,
+        report.kept,
+        report.passes.len(),
+        report.uniform_loss,
+        a.out.display(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `tune policy-hits`: prints the hit rates of the engine's ranking, and of a ranking file if
+/// given, on the games.
+pub fn policy_hits(a: &PolicyHitsArgs) -> Result<(), String> {
+    let games: Vec<GameTurns> = read_games_files(&a.games)?
+        .into_iter()
+        .skip(a.every - 1)
+        .step_by(a.every)
+        .collect();
+    let file = match &a.ranking {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let movers = if a.all_turns {
+        Movers::All
+    } else {
+        Movers::Winners
+    };
+    let cut_offs: Vec<String> = HIT_RANKS
+        .iter()
+        .map(|k| format!("{:>6}", format!("top{k}")))
+        .collect();
+    println!("{:<8} {:>9} {}", "ranking", "positions", cut_offs.join(" "));
+    let rankings = std::iter::once(("engine", crate::engine::ranking::chosen()))
+        .chain(file.as_ref().map(|worth| ("file", worth)));
+    for (name, worth) in rankings {
+        let hits = hits(worth, &games, movers);
+        let rates: Vec<String> = (0..HIT_RANKS.len())
+            .map(|i| format!("{:>5.1}%", 100.0 * hits.rate(i)))
+            .collect();
+        println!("{name:<8} {:>9} {}", hits.positions, rates.join(" "));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,5 +507,17 @@ mod tests {
         let mut zero = Pairs::new();
         generate_with(&Model::new().ranking(), &mut b, &mut zero, ROOT_PAIRS);
         assert!(zero.iter().all(|&(s, _)| s == 0));
+    }
+
+    #[test]
+    fn the_policy_rate_default_is_shown_as_written() {
+        use crate::tuning::jobs::Job;
+        use crate::tuning::jobs::tests::parse;
+        let Job::Policy(p) = parse("policy g --out r.bin").unwrap() else {
+            panic!("policy")
+        };
+        assert_eq!(p.rate as f32, RATE);
+        let help = parse("policy --help").unwrap_err().to_string();
+        assert!(help.contains("[default: 0.1]"), "{help}");
     }
 }

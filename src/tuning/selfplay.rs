@@ -17,15 +17,19 @@
 
 use super::datagen::{GenConfig, generated_pair, random_opening};
 use super::games::GameTurns;
+use super::jobs::worker_threads;
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::search::{Limits, Searcher};
 use crate::rng::Rng;
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Turn;
 use std::collections::{BTreeMap, HashSet};
+use std::io::BufWriter;
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::Instant;
 
 /// Deepest iteration asked of the search; the node limit ends it long before.
 const MAX_DEPTH: u8 = 30;
@@ -236,6 +240,73 @@ pub fn self_play(
     })?;
     out.flush()?;
     Ok(summary)
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfPlayArgs {
+    /// How many games to play.
+    #[arg(value_name = "N")]
+    pub games: usize,
+    /// The games file to write.
+    #[arg(long, value_name = "GAMES")]
+    pub out: PathBuf,
+    /// Main-search nodes per turn; each side of a game gets 3/4 to 5/4 of it.
+    #[arg(long, value_name = "N", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(4..))]
+    pub nodes: u64,
+    /// Openings for the even-numbered games, in turn (odd ones open at random).
+    #[arg(long, value_name = "FILE", default_value = "tests/data/openings.txt")]
+    pub openings: PathBuf,
+    /// Seed of the random openings and node limits.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// The random openings' third turns come from the move generator's best K pairs.
+    #[arg(long, value_name = "K", default_value_t = GenConfig::default().spread)]
+    pub spread: usize,
+    /// Games played at once [default: the machine's cores].
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+    /// The ranking and evaluation both sides play with.
+    #[command(flatten)]
+    pub models: crate::engine::models::ModelArgs,
+}
+
+/// `tune selfplay`: plays the self-play games and writes them as a games file.
+pub fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
+    a.models.apply()?;
+    let openings = crate::arena::openings::load(&a.openings).map_err(|e| e.to_string())?;
+    let threads = worker_threads(a.threads);
+    let config = SelfPlayConfig {
+        games: a.games,
+        seed: a.seed,
+        nodes: a.nodes,
+        spread: a.spread,
+        openings: openings.into_iter().map(|o| o.turns).collect(),
+        threads,
+    };
+    let out = a.out.display();
+    let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
+    let mut writer = BufWriter::new(file);
+    let began = Instant::now();
+    let summary = self_play(&config, &mut writer, |s| {
+        if s.games % 50 == 0 {
+            eprintln!("{} games, {:.0} s", s.games, began.elapsed().as_secs_f64());
+        }
+    })
+    .map_err(|e| format!("{out}: {e}"))?;
+    println!(
+        "{} games ({} turns; black won {}, white {}, drawn {}; {} repeats left out) in {} \
+         ({:.1} s)",
+        summary.games,
+        summary.turns,
+        summary.black_wins,
+        summary.white_wins,
+        summary.draws,
+        summary.repeats,
+        out,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 #[cfg(test)]

@@ -13,6 +13,8 @@
 //! penalty that keeps rare codes near zero; every `holdout`-th game is held out and the
 //! pass with the lowest held-out loss is kept.
 
+pub mod job;
+
 use super::games::GameTurns;
 use super::is_quiet;
 use crate::engine::cell_eval::CellModel;
