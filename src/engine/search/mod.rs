@@ -297,4 +297,37 @@ mod tests {
                 .is_empty()
         );
     }
+
+    /// The search is read in one sitting: no file of it over 400 lines, no function over
+    /// 100 (counted from its `fn` line to the brace that closes it, as `cargo fmt` lays
+    /// them out).
+    #[test]
+    fn every_file_and_function_of_the_search_is_short() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine/search");
+        let mut files = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            assert!(lines.len() <= 400, "{path:?} has {} lines", lines.len());
+            files += 1;
+            for (i, line) in lines.iter().enumerate() {
+                let body = line.trim_start();
+                let opens = ["fn ", "pub fn ", "pub(super) fn ", "pub(crate) fn "]
+                    .iter()
+                    .any(|p| body.starts_with(p));
+                if !opens || body.ends_with(';') || body.ends_with('}') {
+                    continue;
+                }
+                let close = format!("{}}}", &line[..line.len() - body.len()]);
+                let length = lines[i..].iter().position(|l| *l == close).map(|n| n + 1);
+                assert!(
+                    length.is_some_and(|n| n <= 100),
+                    "{path:?}:{}: {length:?} lines",
+                    i + 1
+                );
+            }
+        }
+        assert!(files >= 8, "{files} files read from {dir:?}");
+    }
 }

@@ -218,3 +218,101 @@ fn quiet_leaf(board: &Board, turn: &Turn, me: Color, forced: bool) -> Option<i32
     }
     evaluate_after(board, a, b, me).map(|v| -v)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::{cell_values, chosen};
+
+    fn position(width: usize) -> (Board, Pairs) {
+        let mut board = Board::from_turns("JJ KKKJ IIHH LLML").unwrap();
+        board.set_cell_values(cell_values(chosen()));
+        let mut pairs = Pairs::new();
+        generate(&mut board, &mut pairs, width);
+        (board, pairs)
+    }
+
+    /// Every turn the picker hands out, with its index and leaf value.
+    fn picked(searcher: &mut Searcher, board: &mut Board, node: Node, table: Turn) -> Vec<Picked> {
+        let mut picker = MovePicker::new(node, Some(table));
+        let mut out = Vec::new();
+        loop {
+            match picker.next(searcher, board) {
+                Next::Turn(p) => out.push(p),
+                Next::Done => return out,
+                Next::Decided(_) | Next::Stopped => panic!("a quiet position, no clock"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_turn_then_the_killers_then_the_generators_order() {
+        let (mut board, pairs) = position(MAX_PAIRS);
+        let turns: Vec<Turn> = pairs.iter().map(|&(_, t)| t).collect();
+        assert!(turns.len() >= 8, "{turns:?}");
+        let mut searcher = Searcher::new(1);
+        searcher.killers[3] = [Some(turns[6]), Some(turns[2])];
+        let me = board.side_to_move();
+        let node = Node {
+            depth: 2,
+            ply: 3,
+            me,
+            forced: false,
+        };
+        let got = picked(&mut searcher, &mut board, node, turns[4]);
+        let front = [turns[4], turns[6], turns[2]];
+        let mut expected = front.to_vec();
+        expected.extend(turns.iter().filter(|t| !front.contains(t)));
+        let handed: Vec<Turn> = got.iter().map(|p| p.turn).collect();
+        assert_eq!(handed, expected);
+        assert!(got.iter().enumerate().all(|(i, p)| p.index == i));
+        assert!(
+            got.iter().all(|p| p.leaf.is_none()),
+            "only the frontier reads leaves"
+        );
+        assert_eq!(searcher.nodes, 0);
+    }
+
+    #[test]
+    fn at_the_frontier_only_the_best_quiet_leaf_is_handed_before_the_threats() {
+        let (mut board, pairs) = position(FRONTIER_PAIRS);
+        let me = board.side_to_move();
+        let value = |t: &Turn| quiet_leaf(&board, t, me, false);
+        let turns: Vec<Turn> = pairs.iter().map(|&(_, t)| t).collect();
+        let quiet = turns.iter().filter(|t| value(t).is_some()).count();
+        let threats: Vec<Turn> = turns[1..]
+            .iter()
+            .copied()
+            .filter(|t| value(t).is_none())
+            .collect();
+        assert!(quiet >= 3 && !threats.is_empty(), "{quiet} {threats:?}");
+        // The first of equals among the generated turns after the table's.
+        let best = turns[1..]
+            .iter()
+            .filter_map(|t| value(t).map(|v| (v, *t)))
+            .fold(None, |b: Option<(i32, Turn)>, (v, t)| {
+                if b.is_none_or(|(bv, _)| v > bv) {
+                    Some((v, t))
+                } else {
+                    b
+                }
+            })
+            .unwrap();
+        let table = value(&turns[0]);
+        let mut searcher = Searcher::new(1);
+        let node = Node {
+            depth: 1,
+            ply: 0,
+            me,
+            forced: false,
+        };
+        let got = picked(&mut searcher, &mut board, node, turns[0]);
+        assert_eq!((got[0].turn, got[0].leaf), (turns[0], table));
+        assert_eq!((got[1].turn, got[1].leaf), (best.1, Some(best.0)));
+        let rest: Vec<Turn> = got[2..].iter().map(|p| p.turn).collect();
+        assert_eq!(rest, threats, "the other quiet leaves cannot do better");
+        assert!(got[2..].iter().all(|p| p.leaf.is_none()));
+        // Each quiet leaf read counts as a node.
+        assert_eq!(searcher.nodes, quiet as u64);
+    }
+}
