@@ -13,7 +13,7 @@
 
 pub mod job;
 
-use super::{Labelled, is_quiet};
+use super::{Labelled, game_rng, is_quiet, node_limits};
 use crate::engine::pairs::{Pairs, generate};
 use crate::engine::search::{Limits, Searcher};
 use crate::rng::Rng;
@@ -28,9 +28,6 @@ use std::time::Duration;
 pub fn opening_turns(index: u64) -> usize {
     3 + (index % 2) as usize
 }
-
-/// Deepest iteration asked of the search; the node limit ends it long before.
-const MAX_DEPTH: u8 = 30;
 
 #[derive(Clone, Debug)]
 pub struct GenConfig {
@@ -90,17 +87,14 @@ fn random_pair(rng: &mut Rng, centre: Cell, radius: i32) -> Turn {
     Turn::two(a.min(b), a.max(b))
 }
 
-/// The seeded generator of game `index`: games do not depend on each other.
-fn game_rng(seed: u64, index: u64) -> Rng {
-    let mut mix = Rng::new(seed ^ index.wrapping_mul(0xA076_1D64_78BD_642F));
-    Rng::new(mix.next_u64())
-}
+/// `game_rng`'s stride for the random openings.
+const RNG_STRIDE: u64 = 0xA076_1D64_78BD_642F;
 
 /// The first `length` turns of game `index`'s random opening: black's stone within one cell
 /// of `JJ`, white's pair within two cells of it, then pairs drawn from the move generator's
 /// best `config.spread`.
 pub fn random_opening(config: &GenConfig, index: u64, length: usize) -> Vec<Turn> {
-    let mut rng = game_rng(config.seed, index);
+    let mut rng = game_rng(config.seed, index, RNG_STRIDE);
     let mut board = Board::new();
     let mut turns = Vec::new();
     let first = ring(Cell::CENTER, 1)[rng.below(8)];
@@ -138,10 +132,7 @@ pub fn play_game(config: &GenConfig, index: u64) -> SelfPlayGame {
         board.play_turn(turn).expect("random openings are legal");
     }
     let mut searcher = Searcher::new(config.hash_mb);
-    let mut limits = Limits {
-        nodes: Some(config.nodes),
-        ..Limits::depth(MAX_DEPTH)
-    };
+    let mut limits = node_limits(config.nodes);
     if let Some(ms) = config.move_ms {
         limits.soft = Duration::from_millis(ms);
         limits.hard = Duration::from_millis(2 * ms);

@@ -72,8 +72,6 @@ fn slots() -> impl Iterator<Item = Slot> {
     patterns.chain(windows)
 }
 
-/// Every `HOLDOUT_EVERY`-th game is held out of a fit, to measure it on.
-pub const HOLDOUT_EVERY: u64 = 10;
 /// The L2 penalty on the weights in logit units (`fit_weights`).
 pub const LAMBDA: f64 = 1e-4;
 /// The scale the engine's tables were fitted with: the one that fitted the hand-set tables
@@ -144,11 +142,11 @@ pub fn read_samples(text: &str) -> Result<(Vec<Sample>, usize), String> {
 }
 
 /// Positions of every `every`-th game are held out from the fit.
-pub fn split(samples: &[Sample], every: u64) -> (Vec<Sample>, Vec<Sample>) {
+pub fn split(samples: &[Sample], every: usize) -> (Vec<Sample>, Vec<Sample>) {
     samples
         .iter()
         .cloned()
-        .partition(|s| every == 0 || s.game % every != 0)
+        .partition(|s| every == 0 || s.game % every as u64 != 0)
 }
 
 /// The evaluation's tables for both sides: patterns and windows. The fit works on real
@@ -392,9 +390,10 @@ fn dot(a: &[f64; FREE], b: &[f64; FREE]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Everything a fit run reports.
+/// What the tables' fit reports: one Newton solve, so no passes (`tuning::FitReport`), but the
+/// split's sizes, K, the weights, and the losses before and after.
 #[derive(Clone, Debug)]
-pub struct FitReport {
+pub struct TableFit {
     pub train: usize,
     pub test: usize,
     pub k: f64,
@@ -412,12 +411,12 @@ pub struct FitReport {
 /// `holdout_every`-th game and measures the current and fitted tables on the training and
 /// held-out parts. With `k` given the result does not depend on the current table: the
 /// penalised loss has one minimum.
-pub fn run_fit(samples: &[Sample], holdout_every: u64, lambda: f64, k: Option<f64>) -> FitReport {
+pub fn run_fit(samples: &[Sample], holdout_every: usize, lambda: f64, k: Option<f64>) -> TableFit {
     let (train, test) = split(samples, holdout_every);
     let current = Weights::current();
     let k = k.unwrap_or_else(|| fit_k(&train, &current));
     let (weights, gradient) = fit_weights(&train, &current, k, lambda);
-    FitReport {
+    TableFit {
         train: train.len(),
         test: test.len(),
         k,

@@ -254,7 +254,7 @@ mod tests {
         assert_eq!((samples.len(), skipped), (140_802, 140_219));
         let report = crate::tuning::fit::run_fit(
             &samples,
-            crate::tuning::fit::HOLDOUT_EVERY,
+            crate::tuning::HOLDOUT_EVERY,
             crate::tuning::fit::LAMBDA,
             Some(crate::tuning::fit::ENGINE_TABLE_K),
         );

@@ -16,10 +16,10 @@
 
 use super::games::GameTurns;
 use super::games::read_games_files;
-use super::is_quiet;
 use super::jobs::worker_threads;
+use super::{is_quiet, node_limits};
 use crate::engine::eval::WIN_BOUND;
-use crate::engine::search::{Limits, Searcher};
+use crate::engine::search::Searcher;
 use crate::rules::board::Board;
 use crate::rules::stones::PlaceTurn;
 use std::collections::BTreeMap;
@@ -30,8 +30,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-/// Deepest iteration asked of the search; the node limit ends it long before.
-const MAX_DEPTH: u8 = 30;
 /// Hash table of each position's searcher.
 const HASH_MB: usize = 4;
 
@@ -42,11 +40,7 @@ pub fn label_game(game: &GameTurns, nodes: u64) -> GameTurns {
     let mut scores = Vec::with_capacity(game.turns.len());
     for (k, turn) in game.turns.iter().enumerate() {
         let score = (k >= game.first_sampled() && is_quiet(&board)).then(|| {
-            let limits = Limits {
-                nodes: Some(nodes),
-                ..Limits::depth(MAX_DEPTH)
-            };
-            let report = Searcher::new(HASH_MB).search(&board, limits);
+            let report = Searcher::new(HASH_MB).search(&board, node_limits(nodes));
             (report.depth > 0 || report.score.abs() > WIN_BOUND).then_some(report.score)
         });
         scores.push(score.flatten());
@@ -186,11 +180,7 @@ mod tests {
             let mut board = Board::new();
             for (k, turn) in game.turns.iter().enumerate() {
                 if k >= game.first_sampled() && is_quiet(&board) {
-                    let limits = Limits {
-                        nodes: Some(nodes),
-                        ..Limits::depth(MAX_DEPTH)
-                    };
-                    let report = Searcher::new(HASH_MB).search(&board, limits);
+                    let report = Searcher::new(HASH_MB).search(&board, node_limits(nodes));
                     assert_eq!(game.scores[k], Some(report.score), "turn {k}");
                     scored += 1;
                 } else {

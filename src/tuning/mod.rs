@@ -47,8 +47,36 @@ pub mod policy;
 pub mod selfplay;
 pub mod values;
 
+use crate::engine::search::Limits;
+use crate::rng::Rng;
 use crate::rules::board::Board;
 use crate::rules::coord::Turn;
+
+/// Every `HOLDOUT_EVERY`-th game is held out of a fit, to measure it on (every fit's
+/// `--holdout` default).
+pub const HOLDOUT_EVERY: usize = 10;
+
+/// What a fit by passes did (`values`, `net`, `policy`): the held-out loss without the
+/// model (the hand evaluation alone; for a ranking, every candidate alike), each pass's
+/// training and held-out loss, and the pass kept (from 1).
+#[derive(Debug)]
+pub struct FitReport {
+    pub baseline_test: f64,
+    pub passes: Vec<(f64, f64)>,
+    pub kept: usize,
+}
+
+/// Deepest iteration the jobs' searches ask for; their node limit ends them long before.
+const MAX_DEPTH: u8 = 30;
+
+/// The limits of the jobs' searches: `nodes` main-search nodes, so that a result is a
+/// function of the position and the settings whatever the machine's speed.
+pub fn node_limits(nodes: u64) -> Limits {
+    Limits {
+        nodes: Some(nodes),
+        ..Limits::depth(MAX_DEPTH)
+    }
+}
 
 /// One line of a data set: a position and the result of its game for the side to move.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,6 +135,14 @@ pub fn is_quiet(board: &Board) -> bool {
     !board.is_over()
         && !board.has_threat_window(Color::Black)
         && !board.has_threat_window(Color::White)
+}
+
+/// The seeded generator of game `index` of a job's run, so that games do not depend on each
+/// other: the index is mixed in times `stride`, an odd constant of the job's own (the
+/// generated data depends on it, so a job keeps its constant).
+pub fn game_rng(seed: u64, index: u64, stride: u64) -> Rng {
+    let mut mix = Rng::new(seed ^ index.wrapping_mul(stride));
+    Rng::new(mix.next_u64())
 }
 
 #[cfg(test)]

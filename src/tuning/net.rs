@@ -14,7 +14,8 @@
 //! network output), Adagrad one position at a time, every `holdout`-th game held out and
 //! the best pass kept. It starts from small seeded random weights, so it is reproducible.
 
-use super::values::{FitReport, Passes, Positions, fit_passes, held_out};
+use super::FitReport;
+use super::values::{Passes, Positions, fit_passes, held_out};
 use crate::engine::cell_eval::{
     B1_LIMIT, CellModel, HIDDEN, INPUT_LIMIT, INPUTS, NetHead, OUT_SHIFT, W1_LIMIT,
 };
@@ -265,9 +266,10 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tuning::HOLDOUT_EVERY;
     use crate::tuning::fit::ENGINE_TABLE_K;
     use crate::tuning::games::{GameTurns, read_game_turns};
-    use crate::tuning::values::{EPOCHS, HOLDOUT_EVERY, LAMBDA, NET_RATE, embedded_fit_positions};
+    use crate::tuning::values::{EPOCHS, LAMBDA, NET_RATE, embedded_fit_positions};
 
     /// The engine's `net.bin` is what `tune eval --features net --blend 0.5` makes of the
     /// match games and the two self-play files (the command in docs/tuning.md), and it
@@ -287,9 +289,9 @@ mod tests {
         assert!(net.model(&positions).encode() == include_bytes!("../engine/net.bin"));
         let kept = report.passes[report.kept - 1].1;
         assert!(
-            kept < report.hand_test - 0.08,
+            kept < report.baseline_test - 0.08,
             "{kept} against {}",
-            report.hand_test
+            report.baseline_test
         );
     }
 
@@ -304,9 +306,9 @@ mod tests {
         let (net, report) = fit(&p, ENGINE_TABLE_K, 6, NET_RATE, LAMBDA, 5, |_, _, _| {});
         let kept = report.passes[report.kept - 1].1;
         assert!(
-            kept < report.hand_test - 0.01 && kept < report.passes[0].1,
+            kept < report.baseline_test - 0.01 && kept < report.passes[0].1,
             "{kept} against {} and {:?}",
-            report.hand_test,
+            report.baseline_test,
             report.passes[0]
         );
         let held = |g: usize| g % 5 == 4;

@@ -16,6 +16,7 @@
 
 use super::games::GameTurns;
 use super::is_quiet;
+use super::{FitReport, HOLDOUT_EVERY};
 use crate::engine::pairs::{Pairs, Situation, generate_with};
 use crate::engine::ranking::{KeyWorth, decode, encode, mirrored};
 use crate::engine::tunables::ROOT_PAIRS;
@@ -30,13 +31,12 @@ use std::time::Instant;
 
 /// Score points per logit in the ranking file.
 pub const SCALE: f32 = 256.0;
-/// The fit's defaults: passes over the data, Adagrad's step, every how many games one is
-/// held out.
+/// The fit's defaults: passes over the data, Adagrad's step (every how many games one is
+/// held out: `HOLDOUT_EVERY`).
 pub const EPOCHS: usize = 15;
 pub const RATE: f32 = 0.1;
 /// `RATE` as `tune policy --help` shows it (a test holds the two equal).
 pub const RATE_TEXT: &str = "0.1";
-pub const HOLDOUT_EVERY: usize = 10;
 /// The first-K cut-offs the hit rates are reported at.
 pub const HIT_RANKS: [usize; 6] = [1, 5, 10, 20, 40, 60];
 
@@ -220,19 +220,9 @@ impl Model {
     }
 }
 
-/// What one fit did: each pass's training and held-out loss, and the pass kept.
-#[derive(Debug)]
-pub struct FitReport {
-    pub passes: Vec<(f64, f64)>,
-    pub kept: usize,
-    pub train_examples: usize,
-    pub test_examples: usize,
-    /// The held-out loss of the zero model (every candidate alike).
-    pub uniform_loss: f64,
-}
-
 /// Fits a ranking to `games`, holding out every `holdout_every`-th game (0: none, and the
-/// last pass is kept); returns the kept model and the report.
+/// last pass is kept); returns the kept model, the report (its baseline: the zero model,
+/// every candidate alike) and the training and held-out example counts.
 pub fn fit(
     games: &[GameTurns],
     movers: Movers,
@@ -240,7 +230,7 @@ pub fn fit(
     rate: f32,
     holdout_every: usize,
     mut progress: impl FnMut(usize, f64, f64),
-) -> (Model, FitReport) {
+) -> (Model, FitReport, [usize; 2]) {
     let held = |i: usize| holdout_every > 0 && i % holdout_every == holdout_every - 1;
     let train: Vec<GameTurns> = (games.iter().enumerate())
         .filter(|&(i, _)| !held(i))
@@ -253,16 +243,15 @@ pub fn fit(
     let mut model = Model::new();
     let (uniform_loss, test_examples) = model.pass(&test, movers, 0.0);
     let mut report = FitReport {
+        baseline_test: uniform_loss,
         passes: Vec::new(),
         kept: 0,
-        train_examples: 0,
-        test_examples,
-        uniform_loss,
     };
+    let mut train_examples = 0;
     let mut best: Option<(f64, Vec<f32>)> = None;
     for epoch in 0..epochs {
         let (train_loss, n) = model.pass(&train, movers, rate);
-        report.train_examples = n;
+        train_examples = n;
         let test_loss = if test.is_empty() {
             train_loss
         } else {
@@ -278,7 +267,7 @@ pub fn fit(
     if let Some((_, weights)) = best {
         model.weights = weights;
     }
-    (model, report)
+    (model, report, [train_examples, test_examples])
 }
 
 /// Where the generator puts the turns games played: for each example position, the
@@ -367,7 +356,7 @@ pub fn fit_policy(a: &PolicyArgs) -> Result<(), String> {
         Movers::All
     };
     eprintln!("{} games", games.len());
-    let (model, report) = fit(
+    let (model, report, [train_examples, test_examples]) = fit(
         &games,
         movers,
         a.epochs,
@@ -381,11 +370,11 @@ pub fn fit_policy(a: &PolicyArgs) -> Result<(), String> {
         "{} games, {} training examples, {} held out; kept pass {} of {}: training loss {train:.4}, \
          held-out {test:.4} (uniform {:.4}); {} written ({:.1} s)",
         games.len(),
-        report.train_examples,
-        report.test_examples,
+        train_examples,
+        test_examples,
         report.kept,
         report.passes.len(),
-        report.uniform_loss,
+        report.baseline_test,
         a.out.display(),
         began.elapsed().as_secs_f64()
     );
@@ -442,15 +431,15 @@ mod tests {
         let text = include_str!("../../tests/data/fit-games.txt");
         let games = read_game_turns(text).unwrap();
         let games: Vec<GameTurns> = games.into_iter().take(300).collect();
-        let (model, report) = fit(&games, Movers::All, 3, RATE, 5, |_, _, _| {});
+        let (model, report, _) = fit(&games, Movers::All, 3, RATE, 5, |_, _, _| {});
         assert_eq!(report.passes.len(), 3);
         let (first, last) = (report.passes[0], report.passes[2]);
         assert!(last.0 < first.0, "training loss fell: {:?}", report.passes);
         let kept = report.passes[report.kept - 1].1;
         assert!(
-            kept < report.uniform_loss - 0.5,
+            kept < report.baseline_test - 0.5,
             "held-out {kept} against uniform {}",
-            report.uniform_loss
+            report.baseline_test
         );
         // The kept weights are what the report says: a held-out pass gives its loss again.
         let test: Vec<GameTurns> = games.iter().skip(4).step_by(5).cloned().collect();
@@ -464,7 +453,7 @@ mod tests {
     fn the_engines_ranking_is_the_fit_of_the_match_and_self_play_games() {
         let mut games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
         games.extend(read_game_turns(include_str!("../../tests/data/selfplay-games.txt")).unwrap());
-        let (model, report) = fit(
+        let (model, report, _) = fit(
             &games,
             Movers::All,
             EPOCHS,

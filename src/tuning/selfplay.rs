@@ -18,8 +18,9 @@
 use super::datagen::{GenConfig, generated_pair, random_opening};
 use super::games::GameTurns;
 use super::jobs::worker_threads;
+use super::{game_rng, node_limits};
 use crate::engine::eval::WIN_BOUND;
-use crate::engine::search::{Limits, Searcher};
+use crate::engine::search::Searcher;
 use crate::rng::Rng;
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Turn;
@@ -31,8 +32,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-/// Deepest iteration asked of the search; the node limit ends it long before.
-const MAX_DEPTH: u8 = 30;
 /// Random turns after an opening from the file: with the generator's best 8 pairs and the
 /// 102 match openings, some 6,500 starts.
 const RANDOM_TURNS: usize = 2;
@@ -83,15 +82,13 @@ impl PlayedGame {
     }
 }
 
-/// The seeded generator of game `index`: games do not depend on each other.
-fn game_rng(seed: u64, index: u64) -> Rng {
-    let mut mix = Rng::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    Rng::new(mix.next_u64())
-}
+/// `game_rng`'s stride for the node limits (its own, so they do not follow the openings'
+/// draws of `datagen` for the same seed and index).
+const RNG_STRIDE: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Game `index`'s opening turns and each colour's node limit.
 fn setup(config: &SelfPlayConfig, index: u64) -> (Vec<Turn>, [u64; 2]) {
-    let mut rng = game_rng(config.seed, index);
+    let mut rng = game_rng(config.seed, index, RNG_STRIDE);
     let quarter = (config.nodes / 4).max(1);
     let draw = |rng: &mut Rng| 3 * quarter + rng.below(2 * quarter as usize + 1) as u64;
     let nodes = [draw(&mut rng), draw(&mut rng)];
@@ -137,10 +134,7 @@ pub fn play(config: &SelfPlayConfig, index: u64) -> PlayedGame {
     let mut scores = Vec::new();
     let mut searcher = Searcher::new(HASH_MB);
     while !board.is_over() {
-        let limits = Limits {
-            nodes: Some(nodes[board.side_to_move().index()]),
-            ..Limits::depth(MAX_DEPTH)
-        };
+        let limits = node_limits(nodes[board.side_to_move().index()]);
         let report = searcher.search(&board, limits);
         board
             .play_turn(&report.best)

@@ -16,15 +16,15 @@
 pub mod job;
 
 use super::games::GameTurns;
-use super::is_quiet;
+use super::{FitReport, is_quiet};
 use crate::engine::cell_eval::CellModel;
 use crate::engine::eval::{WIN_BOUND, evaluate};
 use crate::rules::board::Board;
 use crate::rules::cells::{CELL_CODES, CellValues, cell_code};
 use crate::rules::stones::PlaceTurn;
 
-/// The fit's defaults: passes, Adagrad's step, the L2 penalty (per position, in logits),
-/// every how many games one is held out.
+/// The fit's defaults: passes, Adagrad's step, the L2 penalty (per position, in logits;
+/// every how many games one is held out: `HOLDOUT_EVERY`).
 pub const EPOCHS: usize = 40;
 /// Adagrad's step for cell values.
 pub const CELL_RATE: f64 = 0.03;
@@ -32,7 +32,6 @@ pub const CELL_RATE: f64 = 0.03;
 /// position.
 pub const NET_RATE: f64 = 0.01;
 pub const LAMBDA: f64 = 1e-6;
-pub const HOLDOUT_EVERY: usize = 10;
 
 /// What is fitted to the empty cells' codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -287,15 +286,6 @@ impl Model {
     }
 }
 
-/// What one fit did: the held-out loss before (hand evaluation alone), each pass's training
-/// and held-out loss, and the pass kept.
-#[derive(Debug)]
-pub struct FitReport {
-    pub hand_test: f64,
-    pub passes: Vec<(f64, f64)>,
-    pub kept: usize,
-}
-
 /// A model fitted pass by pass over the positions (`Model`, `net::Net`).
 pub(super) trait Passes {
     /// One pass over the positions of the games `take` accepts (a step per position when
@@ -326,7 +316,7 @@ pub(super) fn fit_passes(
 ) -> FitReport {
     let held = move |g: usize| held_out(g, holdout_every);
     let mut report = FitReport {
-        hand_test,
+        baseline_test: hand_test,
         passes: Vec::new(),
         kept: 0,
     };
@@ -401,6 +391,7 @@ mod tests {
     use super::*;
     use crate::engine::cell_eval;
     use crate::rules::board::Color;
+    use crate::tuning::HOLDOUT_EVERY;
     use crate::tuning::fit::ENGINE_TABLE_K;
     use crate::tuning::games::read_game_turns;
 
@@ -421,9 +412,9 @@ mod tests {
         assert!(model.to_file() == include_bytes!("../engine/cells.bin"));
         let kept = report.passes[report.kept - 1].1;
         assert!(
-            kept < report.hand_test - 0.05,
+            kept < report.baseline_test - 0.05,
             "{kept} against {}",
-            report.hand_test
+            report.baseline_test
         );
     }
 
@@ -492,9 +483,9 @@ mod tests {
         let (model, report) = fit(&p, ENGINE_TABLE_K, 4, CELL_RATE, LAMBDA, 5, |_, _, _| {});
         let kept = report.passes[report.kept - 1].1;
         assert!(
-            kept < report.hand_test - 0.01,
+            kept < report.baseline_test - 0.01,
             "{kept} against {}",
-            report.hand_test
+            report.baseline_test
         );
         let values: &'static CellValues = Box::leak(model.cell_values());
         let mut board = Board::from_turns("JJ KKLL MMNN OOPP").unwrap();

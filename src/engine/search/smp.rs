@@ -11,6 +11,7 @@
 //! when it is done and replies without waiting for them (a helper the scheduler keeps waiting
 //! must not make the reply late); the next search waits until they are idle before it starts.
 
+use super::tt::NO_CELL;
 use super::{Control, Limits, Report, SEARCH_STACK, Searcher};
 use crate::engine::pairs::Pairs;
 use crate::rules::board::Board;
@@ -37,8 +38,6 @@ pub(super) struct Completed {
     pub best: Turn,
     pub score: i32,
 }
-
-const NO_CELL: u64 = 511;
 
 impl Progress {
     pub(super) fn main_on(&self, depth: u8) {

@@ -40,7 +40,7 @@ pub struct Table {
 }
 
 /// No cell (no turn, or no second stone): a 9-bit value no cell index reaches.
-const NO_CELL: u64 = 511;
+pub(super) const NO_CELL: u64 = 511;
 const _: () = assert!(CELLS < NO_CELL as usize);
 
 /// Bit layout of the data word.

@@ -132,8 +132,6 @@ pub struct Solver {
     aborted: bool,
     /// The proof behind the last `Verdict::Win`.
     last_proof: Proof,
-    /// Longest win found over the solver's life, in attacker turns.
-    longest: u8,
     /// The last winning turn found with each number of attacker turns left.
     killers: [Option<Turn>; KILLER_SLOTS],
     /// The limits the failures searched since it was last reset met.
@@ -159,7 +157,6 @@ impl Solver {
             deadline: None,
             aborted: false,
             last_proof: Proof::default(),
-            longest: 0,
             killers: [None; KILLER_SLOTS],
             cut: Cut::default(),
         }
@@ -172,11 +169,6 @@ impl Solver {
 
     pub fn total_nodes(&self) -> u64 {
         self.total_nodes
-    }
-
-    /// Longest win found so far, in attacker turns.
-    pub fn longest_line(&self) -> u8 {
-        self.longest
     }
 
     /// The proof behind the last win found: its first turn, length and zone.
@@ -223,7 +215,6 @@ impl Solver {
                 && let Some(turn) = proof.turn
             {
                 self.last_proof = proof;
-                self.longest = self.longest.max(proof.length);
                 return Verdict::Win(turn);
             }
             if self.aborted {

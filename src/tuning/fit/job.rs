@@ -4,9 +4,8 @@
 //! table unless given, printed as Rust source. The engine's tables are fitted with
 //! `connect6 tune fit-games tests/data/fit-games.txt --k 0.005122` (`ENGINE_TABLE_K`).
 
-use super::{
-    FITTED, FITTED_WINDOWS, HOLDOUT_EVERY, LAMBDA, Weights, read_samples, run_fit, table_source,
-};
+use super::{FITTED, FITTED_WINDOWS, LAMBDA, Weights, read_samples, run_fit, table_source};
+use crate::tuning::HOLDOUT_EVERY;
 use crate::tuning::games::read_games;
 use crate::tuning::jobs::{non_negative, positive};
 use std::path::{Path, PathBuf};
@@ -33,7 +32,7 @@ pub struct FitArgs {
 pub struct FitOptions {
     /// Hold out the positions of every M-th game, to measure the fit on (0: none).
     #[arg(long, value_name = "M", default_value_t = HOLDOUT_EVERY)]
-    pub holdout: u64,
+    pub holdout: usize,
     /// The L2 penalty on the weights in logit units (0 or more).
     #[arg(long, value_name = "L", default_value_t = LAMBDA, value_parser = non_negative)]
     pub lambda: f64,

@@ -2,7 +2,8 @@
 //! network (`tuning::net`) fitted to the games files, written as an evaluation file;
 //! docs/tuning.md gives the commands that made the engine's `cells.bin` and `net.bin`.
 
-use super::{EPOCHS, Features, HOLDOUT_EVERY, LAMBDA, Positions, held_out};
+use super::{EPOCHS, Features, LAMBDA, Positions, held_out};
+use crate::tuning::HOLDOUT_EVERY;
 use crate::tuning::fit::ENGINE_TABLE_K;
 use crate::tuning::games::read_games_files;
 use crate::tuning::jobs::{non_negative, pass_progress, positive, unit_interval};
@@ -102,7 +103,7 @@ pub fn fit_values(a: &EvalArgs) -> Result<(), String> {
         positions.len(),
         report.kept,
         report.passes.len(),
-        report.hand_test,
+        report.baseline_test,
         a.out.display(),
         began.elapsed().as_secs_f64()
     );
