@@ -247,17 +247,56 @@ fn synced(server: &Server, driver: &Driver) -> Value {
     }
 }
 
-/// The person's game, by clicks: black against the random player, to the end.
+/// Waits until the page's script `code` returns `want`; what it returned last otherwise.
+fn wait_script(driver: &Driver, code: &str, want: Value) {
+    let began = Instant::now();
+    loop {
+        let got = driver.script(code);
+        if got == want {
+            return;
+        }
+        assert!(began.elapsed() < WAIT, "{code} gave {got}, not {want}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Opened fresh, each mode shows the empty board with its grid and coordinates, before
+/// any click; in Play every point of it takes a click.
+fn the_board_is_there_at_once(server: &Server, driver: &Driver) {
+    for mode in ["#watch", "#review", "#play"] {
+        // Another page first: a new fragment alone would not load the page afresh.
+        driver.open("about:blank");
+        driver.open(&server.page_url(mode));
+        let count = |css: &str| format!("return document.querySelectorAll('{css}').length;");
+        wait_script(driver, &count("#board svg .grid line"), json!(38));
+        wait_script(
+            driver,
+            &count("#board svg .coordinates text"),
+            json!(4 * 19),
+        );
+        let cells = if mode == "#play" { 361 } else { 0 };
+        wait_script(driver, &count("#board [data-cell]"), json!(cells));
+    }
+}
+
+/// The person's game, by clicks: black against the random player, to the end. The first
+/// click, on the empty board, starts the game and is the first stone.
 fn play_by_clicking(server: &Server, driver: &Driver) {
     driver.open(&server.page_url("#play"));
     driver.wait_text("#connection", "live");
     driver.type_into("#play-engine", &format!("{BIN} --player random --seed 5"));
-    driver.click("#play-new");
-    driver.wait_text("#play-status", "Your turn (black)");
-    // A click on a taken cell is refused on the page, with the reason.
+    assert_eq!(server.state()["play"]["active"], false);
     driver.click("[data-cell='JJ']");
+    driver.wait_text("#play-status", "Your turn (black)");
+    wait_script(
+        driver,
+        "return document.querySelectorAll(\"#board [data-mark='JJ']\").length;",
+        json!(1),
+    );
     driver.click("#play-confirm");
     synced(server, driver);
+    assert_eq!(server.state()["play"]["game"]["turns"][0]["cells"], "JJ");
+    // A click on a taken cell is refused on the page, with the reason.
     driver.click("[data-cell='JJ']");
     assert_eq!(driver.text("#message"), "illegal: JJ is occupied");
     // One stone where a turn takes two: the server's reason is shown.
@@ -313,6 +352,7 @@ fn the_board_in_chromium() {
     let dir = shots();
     let server = Server::start();
     let driver = Driver::start(Path::new(env!("CARGO_TARGET_TMPDIR")));
+    the_board_is_there_at_once(&server, &driver);
     play_by_clicking(&server, &driver);
     // The picture of Play: our engine, with its search beside the board.
     driver.type_into("#play-engine", BIN);
@@ -326,7 +366,7 @@ fn the_board_in_chromium() {
             synced(&server, &driver);
         }
     }
-    driver.wait_text("#play-search", "best ");
+    engine_panel(&server, &driver);
     driver.screenshot(&dir.join("gui-play.png"));
 
     // Watch: a short match from the page's form, followed to its summary.
@@ -381,5 +421,60 @@ fn the_board_in_chromium() {
     driver.type_into("#review-engine", &format!("{BIN} --move-time 1"));
     driver.click("#review-ask");
     driver.wait_text("#review-view", "the engine plays");
+    driver.wait_text("#review-nps", "nodes/s");
     driver.screenshot(&dir.join("gui-review.png"));
+}
+
+/// The engine panel shows the search the server read from the log, and the log itself is
+/// folded until its switch is clicked.
+fn engine_panel(server: &Server, driver: &Driver) {
+    driver.wait_text("#play-nps", " nodes/s");
+    let search = server.state()["play"]["search"].clone();
+    let summary = &search["summary"];
+    let score = summary["score"].as_i64().expect("a score");
+    let sign = if score > 0 { "+" } else { "" };
+    assert_eq!(
+        driver.text("#play-score"),
+        format!("{sign}{score} for white")
+    );
+    let depth = driver.text("#play-depth");
+    assert!(
+        depth.starts_with(&format!("{}, ", summary["depth"])),
+        "{depth}"
+    );
+    let pv: Vec<&str> = search["pv"]
+        .as_array()
+        .expect("a line")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(!pv.is_empty(), "{search}");
+    assert_eq!(driver.text("#play-pv"), pv.join(" "));
+    assert!(
+        driver
+            .script("return document.querySelectorAll('#play-threats li').length;")
+            .as_u64()
+            >= Some(1)
+    );
+    let shown = "return document.querySelector('#play-log').checkVisibility();";
+    assert_eq!(
+        driver.script("return document.querySelector('#play-log-switch').open;"),
+        json!(false)
+    );
+    assert_eq!(driver.script(shown), json!(false), "the log is folded");
+    driver.click("#play-log-switch summary");
+    assert_eq!(
+        driver.script(shown),
+        json!(true),
+        "the switch unfolds the log"
+    );
+    assert!(
+        driver.text("#play-log").contains(" score "),
+        "the raw lines"
+    );
+    // Still open after the page redraws on the next state.
+    driver.script("render(); return 0;");
+    assert_eq!(driver.script(shown), json!(true));
+    driver.click("#play-log-switch summary");
+    assert_eq!(driver.script(shown), json!(false));
 }

@@ -531,3 +531,40 @@ fn the_event_stream_follows_changes() {
         "the opened record is streamed"
     );
 }
+
+#[test]
+fn the_empty_board_comes_with_the_defaults() {
+    let server = Server::start();
+    let (status, text) = server.request("GET", "/defaults", "");
+    assert_eq!(status, 200, "{text}");
+    let defaults: Value = serde_json::from_str(&text).expect("JSON");
+    let svg = defaults["board"]["svg"].as_str().expect("an empty board");
+    assert_eq!(svg.matches("<line ").count(), 38, "19 lines each way");
+    for letter in ["A", "J", "S"] {
+        assert!(svg.contains(&format!(">{letter}</text>")), "label {letter}");
+    }
+    assert!(!svg.contains("<circle"), "no stone");
+}
+
+#[test]
+fn the_engine_panel_reads_our_engines_search() {
+    let server = Server::start();
+    let engine = format!("{BIN} --threads 1");
+    let body = json!({ "engine": engine, "human": "black", "move_time": "0.3" });
+    server.ok("/play/new", body);
+    server.ok("/play/move", json!({ "cells": "JJ" }));
+    // The info line follows the reply on stderr: wait for the panel's summary too.
+    let state = server.wait_for(WAIT, "the engine's summary", |s| {
+        s["play"]["thinking"] == false && s["play"]["search"]["summary"].is_object()
+    });
+    let search = &state["play"]["search"];
+    let played = state["play"]["game"]["turns"][1]["cells"].as_str();
+    assert_eq!(search["summary"]["best"].as_str(), played, "{search}");
+    assert!(search["summary"]["score"].is_i64(), "{search}");
+    assert!(search["summary"]["depth"].as_i64() >= Some(1), "{search}");
+    assert!(search["summary"]["nodes"].as_i64() > Some(0), "{search}");
+    assert!(search["summary"]["nps"].as_i64() > Some(0), "{search}");
+    let pv = search["pv"].as_array().expect("a line");
+    assert_eq!(pv.first().and_then(Value::as_str), played, "{search}");
+    assert!(search["threats"].is_array(), "{search}");
+}

@@ -68,6 +68,12 @@ pub fn game_view(
     view_of(&game, turns.len(), times)
 }
 
+/// The empty board, drawn as any game is: the page shows it in every mode until there is a
+/// game, so the board is there, with its coordinates, from the first second.
+pub fn empty_view() -> Value {
+    game_view("black", "white", &[], &[], None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

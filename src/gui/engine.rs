@@ -1,13 +1,11 @@
 //! An engine the board talks to: the process driver `match` uses, with its stderr read into
-//! a log the page shows, and our engine's search read back out of that log (the engine is
-//! not changed for the board: it already says what it found, on stderr).
+//! a log the page shows (`panel` reads our engine's search back out of it).
 
 use crate::arena::process::{EngineProcess, LineRead, read_line_capped, split_command};
 use crate::arena::{EngineStartError, ReplyLimits};
 use crate::record::Fault;
 use crate::rules::board::Color;
 use crate::rules::coord::Turn;
-use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::io::BufReader;
 use std::path::Path;
@@ -171,84 +169,9 @@ pub fn setup_lines(turns: &[crate::record::game::Played]) -> Vec<String> {
     lines
 }
 
-/// The message of an `env_logger` line: what follows `] ` after the level and module.
-fn message(line: &str) -> &str {
-    match line.find("] ") {
-        Some(i) if line.starts_with('[') => &line[i + 2..],
-        _ => line,
-    }
-}
-
-/// What our engine's log says about one move: the info line (`KIJL score -50 depth 3 nodes
-/// ...`), the best turn and principal variation of each completed iteration, and what the
-/// threat solver saw. Other
-/// engines' lines are shown raw.
-pub fn search_view(lines: &[String]) -> Value {
-    let mut summary = Value::Null;
-    let mut iterations = Vec::new();
-    let mut threats = Vec::new();
-    for line in lines {
-        let text = message(line);
-        let words: Vec<&str> = text.split_whitespace().collect();
-        match words.as_slice() {
-            [best, "score", score, "depth", depth, "nodes", nodes, ..] => {
-                summary = json!({ "best": best, "score": score, "depth": depth, "nodes": nodes });
-            }
-            ["depth", depth, "score", score, "best", best, rest @ ..] => {
-                // The line the search expects, after `pv` (from the table, best turn first).
-                let pv: Vec<&str> = rest
-                    .iter()
-                    .skip_while(|w| **w != "pv")
-                    .skip(1)
-                    .copied()
-                    .collect();
-                iterations.push(json!({ "depth": depth, "score": score, "best": best, "pv": pv }));
-            }
-            _ if text.contains("threat sequence") || text.contains("threat-sequence") => {
-                threats.push(text.to_string());
-            }
-            _ => {}
-        }
-    }
-    // The messages without their time stamps and module paths: the page is narrow.
-    let tail: Vec<&str> = lines
-        .iter()
-        .rev()
-        .take(12)
-        .rev()
-        .map(|l| message(l))
-        .collect();
-    json!({ "summary": summary, "iterations": iterations, "threats": threats, "log": tail })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_the_search_out_of_the_log() {
-        let lines: Vec<String> = [
-            "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] depth 1 score 12 best JIJK nodes 40 time 1ms",
-            "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] depth 2 score -3 best KIKK nodes 90 time 2ms pv KIKK LLMM",
-            "[2026-12-04T08:00:00Z DEBUG connect6::engine::search] HHII loses to a threat sequence",
-            "[2026-12-04T08:00:00Z INFO  connect6::protocol::player] KIKK score -3 depth 2 nodes 90 in 2ms (1 nodes/s); threat solver 5 nodes in 1ms",
-            "some other engine's chatter",
-        ]
-        .map(String::from)
-        .to_vec();
-        let view = search_view(&lines);
-        assert_eq!(view["summary"]["best"], "KIKK");
-        assert_eq!(view["summary"]["depth"], "2");
-        assert_eq!(view["iterations"].as_array().map(Vec::len), Some(2));
-        assert_eq!(
-            view["iterations"][0]["pv"],
-            json!([]),
-            "an older engine's line"
-        );
-        assert_eq!(view["iterations"][1]["pv"], json!(["KIKK", "LLMM"]));
-        assert_eq!(view["threats"][0], "HHII loses to a threat sequence");
-        assert_eq!(view["log"].as_array().map(Vec::len), Some(5));
-    }
 
     #[test]
     fn a_long_log_line_is_cut_and_says_so() {

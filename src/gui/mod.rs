@@ -15,6 +15,7 @@ pub mod board;
 pub mod engine;
 pub mod http;
 pub mod hub;
+pub mod panel;
 pub mod play;
 pub mod review;
 pub mod routes;

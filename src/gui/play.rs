@@ -4,7 +4,8 @@
 //! it does not fit.
 
 use super::board::game_view;
-use super::engine::{EngineLink, LogTail, search_view, setup_lines};
+use super::engine::{EngineLink, LogTail, setup_lines};
+use super::panel::search_view;
 use crate::arena::EngineStartError;
 use crate::arena::game::illegal;
 use crate::arena::process::Killer;

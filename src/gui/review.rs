@@ -3,7 +3,8 @@
 //! asked of a fresh engine process set up as `match` sets up an opening.
 
 use super::board::view_of;
-use super::engine::{EngineLink, search_view, setup_lines};
+use super::engine::{EngineLink, setup_lines};
+use super::panel::search_view;
 use crate::arena::process::Killer;
 use crate::record::files::{RECORD_CAP, read_capped};
 use crate::record::game::Game;

@@ -269,7 +269,11 @@ fn respond(hub: &Arc<Hub>, request: &Request) -> Response {
         ("GET", "/state") => Response::json(200, &hub.snapshot().1),
         ("GET", "/defaults") => Response::json(
             200,
-            &json!({ "engine": own_command(), "move_time": DEFAULT_MOVE_TIME }),
+            &json!({
+                "engine": own_command(),
+                "move_time": DEFAULT_MOVE_TIME,
+                "board": super::board::empty_view(),
+            }),
         ),
         ("POST", "/play/new") => with(request, |r| play_new(hub, r)),
         ("POST", "/play/move") => with(request, |r| play_move(hub, r)),

@@ -8,6 +8,10 @@ const LETTERS = "ABCDEFGHIJKLMNOPQRS";
 let state = null;
 let mode = (location.hash || "#play").slice(1);
 let pending = [];
+// The empty board from `/defaults`, drawn until a mode has a game of its own.
+let emptyBoard = null;
+// A click on the empty board in Play starts a game; further clicks wait for it.
+let starting = false;
 
 const $ = (id) => document.getElementById(id);
 
@@ -64,10 +68,11 @@ function circle(group, x, y, r, cls) {
   return c;
 }
 
-// Draws a game's SVG; with `onCell`, every point of the grid takes clicks; `marks` are cells
-// drawn as rings (the pending turn, or the engine's suggestion).
+// Draws a game's SVG (the empty board without one); with `onCell`, every point of the grid
+// takes clicks; `marks` are cells drawn as rings (the pending turn, or the engine's suggestion).
 function drawBoard(game, onCell, marks, markClass) {
   const box = $("board");
+  game = game || emptyBoard;
   if (!game) {
     box.innerHTML = "";
     return;
@@ -100,19 +105,33 @@ function drawBoard(game, onCell, marks, markClass) {
   svg.appendChild(style);
 }
 
-function searchText(search) {
-  if (!search) return "";
-  const lines = [];
-  const s = search.summary;
-  if (s) lines.push(`best ${s.best}  score ${s.score}  depth ${s.depth}  nodes ${s.nodes}`);
-  if (search.iterations && search.iterations.length) {
-    lines.push("by depth: " + search.iterations.map((i) => `${i.depth}:${i.best} (${i.score})`).join("  "));
-    const last = search.iterations[search.iterations.length - 1];
-    if (last.pv && last.pv.length) lines.push(`expected line (depth ${last.depth}): ${last.pv.join(" ")}`);
+// The engine panel: `search` is the server's reading of the engine's log (see
+// src/gui/panel.rs), `color` the side the engine searched for.
+function fillPanel(prefix, search, color) {
+  const s = (search && search.summary) || null;
+  const its = (search && search.iterations) || [];
+  const deepest = its.length ? its[its.length - 1] : null;
+  const score = s ? s.score : deepest && deepest.score;
+  const depth = s ? s.depth : deepest && deepest.depth;
+  $(prefix + "-score").textContent =
+    score == null ? "-" : `${score > 0 ? "+" : ""}${score} for ${color}` + (s ? "" : " (so far)");
+  $(prefix + "-depth").textContent =
+    depth == null ? "-" : String(depth) + (s ? `, ${s.nodes.toLocaleString("en-US")} nodes in ${s.time}` : "");
+  $(prefix + "-nps").textContent = s && s.nps != null ? `${s.nps.toLocaleString("en-US")} nodes/s` : "-";
+  const pv = (search && search.pv) || [];
+  $(prefix + "-pv").textContent = pv.length ? pv.join(" ") : "-";
+  const threats = $(prefix + "-threats");
+  threats.innerHTML = "";
+  let sentences = (search && search.threats) || [];
+  const log = (search && search.log) || [];
+  if (!sentences.length && s) sentences = ["No threat sequence reported."];
+  else if (!sentences.length && !deepest && log.length) sentences = ["This engine does not report its search here: see the log."];
+  for (const t of sentences) {
+    const li = document.createElement("li");
+    li.textContent = t;
+    threats.appendChild(li);
   }
-  for (const t of search.threats || []) lines.push("threat: " + t);
-  if (search.log && search.log.length) lines.push("log:", ...search.log);
-  return lines.join("\n");
+  $(prefix + "-log").textContent = log.join("\n");
 }
 
 function turnItems(list, game) {
@@ -126,9 +145,24 @@ function turnItems(list, game) {
   list.scrollTop = list.scrollHeight;
 }
 
+// A click on the empty board starts a game with the form's settings; when the person plays
+// black, the click is also their first stone, waiting for Confirm like any turn.
+async function startByClick(cell) {
+  if (starting) return;
+  starting = true;
+  const settings = formObject($("play-form"));
+  pending = [];
+  try {
+    if (await post("/play/new", settings) && (settings.human || "black") === "black") pending = [cell];
+  } finally {
+    starting = false;
+  }
+  render();
+}
+
 function clickPlay(cell) {
+  if (!state || !state.play.active) return startByClick(cell);
   const play = state.play;
-  if (!play.active) return say("start a new game first");
   if (play.over) return say("the game is over: start a new one");
   if (play.thinking) return say("the engine is thinking: wait for its move");
   if (play.to_move !== play.human) return say("it is the engine's turn");
@@ -144,8 +178,8 @@ function clickPlay(cell) {
 function renderPlay() {
   const play = state.play;
   if (!play.active) {
-    drawBoard(null);
-    $("play-status").textContent = "No game yet: choose an engine and start one.";
+    drawBoard(null, clickPlay);
+    $("play-status").textContent = "No game yet: click the board to start one with these settings (as black, the click is your first stone), or press New game.";
     return;
   }
   drawBoard(play.game, clickPlay, pending, "pending");
@@ -157,8 +191,8 @@ function renderPlay() {
   // The person's clock runs on the page between updates, from the server's reading.
   playClock = play.human_turn_began == null ? null : { began: play.human_turn_began, total: play.human_total };
   showPlayClock(play);
-  $("play-search").textContent =
-    `engine time ${play.engine_total.toFixed(3)} s, cap ${play.move_time} s a move\n` + searchText(play.search);
+  $("play-search").textContent = `engine time ${play.engine_total.toFixed(3)} s, cap ${play.move_time} s a move`;
+  fillPanel("play", play.search, play.human === "black" ? "white" : "black");
   turnItems($("play-turns"), play.game);
 }
 
@@ -223,13 +257,15 @@ function renderReview() {
   $("review-losing-text").textContent = r.losing ? r.losing.text : "";
   let text = "";
   if (view && view.thinking) text = `asking the engine about turn ${view.upto}...`;
-  else if (view && view.error) text = `after turn ${view.upto}: ${view.error}\n` + searchText(view.search);
-  else if (view) text = `after turn ${view.upto} the engine plays ${view.color} ${view.turn} (${view.time.toFixed(3)} s)\n` + searchText(view.search);
+  else if (view && view.error) text = `after turn ${view.upto}: ${view.error}`;
+  else if (view) text = `after turn ${view.upto} the engine plays ${view.color} ${view.turn} (${view.time.toFixed(3)} s)`;
   $("review-view").textContent = text;
+  const mover = r.game && r.game.upto % 2 === 0 ? "black" : "white";
+  fillPanel("review", view && view.search, (view && view.color) || mover);
 }
 
 function render() {
-  if (!state) return;
+  if (!state) return drawBoard(null, mode === "play" ? clickPlay : null);
   if (mode === "play") renderPlay();
   else if (mode === "watch") renderWatch();
   else renderReview();
@@ -310,6 +346,7 @@ function follow() {
 async function start() {
   wire();
   const defaults = await fetch("/defaults").then((r) => r.json()).catch(() => ({}));
+  emptyBoard = defaults.board || null;
   for (const id of ["play-engine", "review-engine", "watch-a", "watch-b"]) {
     $(id).value = defaults.engine || "";
   }
