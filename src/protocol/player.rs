@@ -388,11 +388,13 @@ mod tests {
 
     #[test]
     fn a_right_guess_answers_from_the_ponder_search_in_time() {
-        let cap = Duration::from_millis(600);
+        // A cap long enough that half of it covers stopping the ponder search on a loaded
+        // two-core machine (457 ms seen with 600 ms), while a fresh search takes nearly all.
+        let cap = Duration::from_millis(1500);
         let (mut e, waiting, guess) = pondering(cap);
         // Pondered longer than the move's own budget (the cap less 30 ms): the answer comes
         // without more search, where a fresh search would take most of the cap.
-        std::thread::sleep(Duration::from_millis(800));
+        std::thread::sleep(Duration::from_millis(1600));
         let position = after(&waiting, &guess);
         let t = Instant::now();
         let turn = e.choose(&position);
