@@ -351,12 +351,9 @@ mod tests {
 
     #[test]
     fn records_needs_a_path_and_an_out() {
-        use crate::tuning::jobs::Job;
-        use crate::tuning::jobs::tests::{parse, refused};
-        let Job::Records(r) = parse("records a b --out g").unwrap() else {
-            panic!("records")
-        };
+        use crate::tuning::args::tests::{parse, refused};
+        let r: RecordsArgs = parse("a b --out g").unwrap();
         assert_eq!((r.records.len(), r.out), (2, PathBuf::from("g")));
-        refused(&["records --out g", "records a"]);
+        refused::<RecordsArgs>(&["--out g", "a"]);
     }
 }

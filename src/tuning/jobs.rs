@@ -35,7 +35,6 @@ use super::selfplay::SelfPlayArgs;
 use super::values::job::EvalArgs;
 use super::{datagen, defence, fit, games, label, policy, selfplay, values};
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// `connect6 tune`: one of the jobs.
 #[derive(clap::Args, Debug, Clone)]
@@ -124,63 +123,8 @@ pub fn run(args: TuneArgs) -> ExitCode {
     }
 }
 
-/// Worker threads: as asked, or one per core.
-pub(crate) fn worker_threads(asked: Option<u64>) -> usize {
-    asked.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |t| t as usize,
-    )
-}
-
-/// Reports a fit's pass on stderr: its training and held-out loss and the time so far.
-pub(crate) fn pass_progress(began: Instant) -> impl FnMut(usize, f64, f64) {
-    move |n, train, test| {
-        eprintln!(
-            "pass {n}: training loss {train:.4}, held-out {test:.4} ({:.0} s)",
-            began.elapsed().as_secs_f64()
-        )
-    }
-}
-
-fn number(v: &str) -> Result<f64, String> {
-    v.parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite())
-        .ok_or_else(|| "expected a finite number".to_string())
-}
-
-pub(crate) fn non_negative(v: &str) -> Result<f64, String> {
-    number(v).and_then(|x| {
-        if x >= 0.0 {
-            Ok(x)
-        } else {
-            Err("expected 0 or more".into())
-        }
-    })
-}
-
-pub(crate) fn unit_interval(v: &str) -> Result<f64, String> {
-    number(v).and_then(|x| {
-        if (0.0..=1.0).contains(&x) {
-            Ok(x)
-        } else {
-            Err("expected a number from 0 to 1".into())
-        }
-    })
-}
-
-pub(crate) fn positive(v: &str) -> Result<f64, String> {
-    number(v).and_then(|x| {
-        if x > 0.0 {
-            Ok(x)
-        } else {
-            Err("expected more than 0".into())
-        }
-    })
-}
-
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use clap::Parser;
 
@@ -190,13 +134,13 @@ pub(crate) mod tests {
         job: Job,
     }
 
-    /// Parses `tune LINE` as the command line does, for the jobs' own tests.
-    pub(crate) fn parse(line: &str) -> Result<Job, clap::Error> {
+    /// Parses `tune LINE` as the command line does.
+    fn parse(line: &str) -> Result<Job, clap::Error> {
         Cli::try_parse_from(std::iter::once("tune").chain(line.split_whitespace())).map(|c| c.job)
     }
 
     /// Asserts that each line is refused as a usage error (exit code 2).
-    pub(crate) fn refused(lines: &[&str]) {
+    fn refused(lines: &[&str]) {
         for bad in lines {
             let e = parse(bad)
                 .err()

@@ -14,9 +14,9 @@
 //! the position and the settings alone. Positions that are not quiet keep no score: the fits
 //! never read them. Games are written in order as they finish, a whole line at a time.
 
+use super::args::worker_threads;
 use super::games::GameTurns;
 use super::games::read_games_files;
-use super::jobs::worker_threads;
 use super::{is_quiet, node_limits};
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::search::Searcher;
@@ -194,12 +194,9 @@ mod tests {
 
     #[test]
     fn label_parses_with_its_defaults_and_refuses_bad_options() {
-        use crate::tuning::jobs::Job;
-        use crate::tuning::jobs::tests::{parse, refused};
-        let Job::Label(l) = parse("label g h --out l.txt").unwrap() else {
-            panic!("label")
-        };
+        use crate::tuning::args::tests::{parse, refused};
+        let l: LabelArgs = parse("g h --out l.txt").unwrap();
         assert_eq!((l.games.len(), l.nodes, l.threads), (2, 20_000, None));
-        refused(&["label g --out l.txt --nodes 2", "label --out l.txt"]);
+        refused::<LabelArgs>(&["g --out l.txt --nodes 2", "--out l.txt"]);
     }
 }

@@ -36,6 +36,7 @@
 //! side to move in the position (`1` win, `0.5` draw, `0` loss), and `turns` are the protocol
 //! turns from the empty board (black's single first stone, then pairs).
 
+pub mod args;
 pub mod datagen;
 pub mod defence;
 pub mod fit;

@@ -24,8 +24,8 @@ use crate::rules::board::{Board, Color};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::patterns::KEYS;
 use crate::rules::stones::PlaceTurn;
+use crate::tuning::args::{pass_progress, positive};
 use crate::tuning::games::read_games_files;
-use crate::tuning::jobs::{pass_progress, positive};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -500,13 +500,10 @@ mod tests {
 
     #[test]
     fn the_policy_rate_default_is_shown_as_written() {
-        use crate::tuning::jobs::Job;
-        use crate::tuning::jobs::tests::parse;
-        let Job::Policy(p) = parse("policy g --out r.bin").unwrap() else {
-            panic!("policy")
-        };
+        use crate::tuning::args::tests::parse;
+        let p: PolicyArgs = parse("g --out r.bin").unwrap();
         assert_eq!(p.rate as f32, RATE);
-        let help = parse("policy --help").unwrap_err().to_string();
+        let help = parse::<PolicyArgs>("--help").unwrap_err().to_string();
         assert!(help.contains("[default: 0.1]"), "{help}");
     }
 }

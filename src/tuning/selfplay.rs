@@ -15,9 +15,9 @@
 //! leaves a usable file. Draws (a full board) are left out, as `tune records` leaves them,
 //! and so is a game that repeats one already written.
 
+use super::args::worker_threads;
 use super::datagen::{GenConfig, generated_pair, random_opening};
 use super::games::GameTurns;
-use super::jobs::worker_threads;
 use super::{game_rng, node_limits};
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::search::Searcher;

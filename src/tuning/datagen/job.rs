@@ -196,39 +196,29 @@ pub fn replies(a: &RepliesArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tuning::jobs::Job;
-    use crate::tuning::jobs::tests::{parse, refused};
+    use crate::tuning::args::tests::{parse, refused};
 
     #[test]
     fn the_jobs_parse_with_their_defaults_and_refuse_bad_options() {
-        let Job::Games(g) = parse("games 3 --out d.txt").unwrap() else {
-            panic!("games")
-        };
+        let g: GamesArgs = parse("3 --out d.txt").unwrap();
         let d = GenConfig::default();
         assert_eq!(
             (g.games, g.seed, g.nodes, g.spread, g.move_ms),
             (3, d.seed, d.nodes, d.spread, None)
         );
-        let Job::Openings(o) = parse("openings 5 --out o.txt").unwrap() else {
-            panic!("openings")
-        };
+        let o: OpeningsArgs = parse("5 --out o.txt").unwrap();
         assert_eq!(
             (o.openings, o.seed, o.radius, o.balance_depth),
             (5, 1, 2, None)
         );
-        let Job::Replies(r) = parse("replies 6 --from a --out b").unwrap() else {
-            panic!("replies")
-        };
+        let r: RepliesArgs = parse("6 --from a --out b").unwrap();
         assert_eq!((r.replies, r.balance_depth), (6, 4));
-        refused(&[
-            "games 3",
-            "games x --out d",
-            "games 3 --out d --move-ms 86400001",
-            "openings 5 --out o --radius 0",
-            "openings 5 --out o --radius 10",
-            "openings 5 --out o --balance-depth 0",
-            "replies 6 --out b",
-            "replies 6 --from a --out b --balance-depth 61",
+        refused::<GamesArgs>(&["3", "x --out d", "3 --out d --move-ms 86400001"]);
+        refused::<OpeningsArgs>(&[
+            "5 --out o --radius 0",
+            "5 --out o --radius 10",
+            "5 --out o --balance-depth 0",
         ]);
+        refused::<RepliesArgs>(&["6 --out b", "6 --from a --out b --balance-depth 61"]);
     }
 }

@@ -6,8 +6,8 @@
 
 use super::{FITTED, FITTED_WINDOWS, LAMBDA, Weights, read_samples, run_fit, table_source};
 use crate::tuning::HOLDOUT_EVERY;
+use crate::tuning::args::{non_negative, positive};
 use crate::tuning::games::read_games;
-use crate::tuning::jobs::{non_negative, positive};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -124,33 +124,22 @@ fn fit(options: &FitOptions, path: &Path, games: bool) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tuning::jobs::Job;
-    use crate::tuning::jobs::tests::{parse, refused};
+    use crate::tuning::args::tests::{parse, refused};
 
     #[test]
     fn the_fits_parse_with_their_defaults_and_refuse_bad_numbers() {
-        let Job::FitGames(f) = parse("fit-games g.txt --k 0.005122").unwrap() else {
-            panic!("fit-games")
-        };
+        let f: FitGamesArgs = parse("g.txt --k 0.005122").unwrap();
         assert_eq!(f.games, PathBuf::from("g.txt"));
         assert_eq!(
             (f.fit.holdout, f.fit.lambda, f.fit.k),
             (HOLDOUT_EVERY, LAMBDA, Some(0.005122))
         );
-        let Job::Fit(f) = parse("fit d.txt --holdout 0").unwrap() else {
-            panic!("fit")
-        };
+        let f: FitArgs = parse("d.txt --holdout 0").unwrap();
         assert_eq!(
             (f.data, f.fit.holdout, f.fit.k),
             (PathBuf::from("d.txt"), 0, None)
         );
-        refused(&[
-            "fit",
-            "fit d --k 0",
-            "fit d --k nan",
-            "fit d --k -1",
-            "fit d --lambda -0.1",
-            "fit-games g --holdout -1",
-        ]);
+        refused::<FitArgs>(&["", "d --k 0", "d --k nan", "d --k -1", "d --lambda -0.1"]);
+        refused::<FitGamesArgs>(&["", "g --holdout -1"]);
     }
 }

@@ -4,9 +4,9 @@
 
 use super::{EPOCHS, Features, LAMBDA, Positions, held_out};
 use crate::tuning::HOLDOUT_EVERY;
+use crate::tuning::args::{non_negative, pass_progress, positive, unit_interval};
 use crate::tuning::fit::ENGINE_TABLE_K;
 use crate::tuning::games::read_games_files;
-use crate::tuning::jobs::{non_negative, pass_progress, positive, unit_interval};
 use crate::tuning::net;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -113,31 +113,26 @@ pub fn fit_values(a: &EvalArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tuning::jobs::Job;
-    use crate::tuning::jobs::tests::{parse, refused};
+    use crate::tuning::args::tests::{parse, refused};
 
     #[test]
     fn eval_parses_with_its_defaults_and_refuses_bad_options() {
-        let Job::Eval(e) = parse("eval g --out e.bin").unwrap() else {
-            panic!("eval")
-        };
+        let e: EvalArgs = parse("g --out e.bin").unwrap();
         assert_eq!(e.blend, 1.0, "results alone unless asked");
         assert_eq!((e.features, e.rate), (Features::Cells, None));
         assert_eq!(
             (e.epochs, e.lambda, e.holdout),
             (EPOCHS, LAMBDA, HOLDOUT_EVERY)
         );
-        let Job::Eval(e) = parse("eval g h --out e.bin --blend 0.25 --features net").unwrap()
-        else {
-            panic!("eval")
-        };
+        let e: EvalArgs = parse("g h --out e.bin --blend 0.25 --features net").unwrap();
         assert_eq!((e.games.len(), e.blend), (2, 0.25));
         assert_eq!(e.features, Features::Net);
-        refused(&[
-            "eval g --out e --blend 1.5",
-            "eval g --out e --blend -0.1",
-            "eval g --out e --features squares",
-            "eval g --out e --rate 0",
+        refused::<EvalArgs>(&[
+            "g --out e --blend 1.5",
+            "g --out e --blend -0.1",
+            "g --out e --features squares",
+            "g --out e --rate 0",
+            "--out e",
         ]);
     }
 }
