@@ -11,9 +11,10 @@
 //!   opponent threatens a win in N turns starting T; zone of K cells`, `K root turns lose to
 //!   a threat sequence; V shown safe, U unknown`, `T loses to a threat sequence`.
 //!
-//! A unit test reads each of them; `tests/gui.rs` reads a real engine's log, so a change of
-//! the engine's wording that the panel no longer follows fails there. Other engines' lines
-//! are shown raw, in the log only.
+//! A unit test reads each of them; `tests/gui.rs` reads a real engine's info and iteration
+//! lines, so a change of their wording that the panel no longer follows fails there (the
+//! threat lines, rarer, only in the unit test). Other engines' lines are shown raw, in the
+//! log only.
 
 use serde_json::{Value, json};
 
