@@ -44,7 +44,7 @@ impl Searcher {
 
     /// Reads the control: a stop ends the search and leaves no time for checks after it; a
     /// hit starts the real clock.
-    pub(super) fn poll(&mut self) {
+    fn poll(&mut self) {
         if self.control.stopped() {
             self.stopped = true;
             self.limits.hard = Duration::ZERO;

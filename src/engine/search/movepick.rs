@@ -72,6 +72,7 @@ pub(super) struct MovePicker {
     moves: Pairs,
     /// The next of `moves` to hand out.
     next: usize,
+    /// How many turns were handed out.
     handed: usize,
     best_quiet: Option<(i32, Turn)>,
 }

@@ -105,7 +105,7 @@ impl Searcher {
 
     /// A win by a threat sequence for the side to move, if the solver finds one in its
     /// share of the time.
-    pub(super) fn own_threats(&mut self, board: &Board) -> Option<Turn> {
+    fn own_threats(&mut self, board: &Board) -> Option<Turn> {
         let share = self
             .limits
             .soft
@@ -130,7 +130,7 @@ impl Searcher {
     /// sequence: then the first root turn that does not. The choice itself is checked with
     /// what is left of the move's time: the turn about to be played deserves the deepest
     /// look, and time a move cap leaves unspent is lost.
-    pub(super) fn safe_choice(
+    fn safe_choice(
         &mut self,
         board: &mut Board,
         root: &Pairs,

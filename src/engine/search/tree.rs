@@ -216,7 +216,7 @@ impl Searcher {
         s
     }
 
-    pub(super) fn remember_killer(&mut self, turn: Turn, ply: usize) {
+    fn remember_killer(&mut self, turn: Turn, ply: usize) {
         let k = &mut self.killers[ply];
         if k[0] != Some(turn) {
             k[1] = k[0];
