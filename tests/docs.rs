@@ -6,7 +6,7 @@
 use std::path::Path;
 
 mod common;
-use common::run_with_input as run;
+use common::{run_with_input as run, subcommands};
 
 fn read(file: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).expect(file)
@@ -14,18 +14,6 @@ fn read(file: &str) -> String {
 
 fn help() -> String {
     String::from_utf8(run(&["--help"], b"").stdout).expect("UTF-8 help")
-}
-
-/// The subcommands `--help` lists (`help` left out).
-fn subcommands(help: &str) -> Vec<String> {
-    help.lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|w| *w != "help")
-        .map(str::to_string)
-        .collect()
 }
 
 /// The long options `--help` lists, `--help` and `--version` included.

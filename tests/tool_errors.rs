@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod common;
+use common::subcommands;
 
 const BIN: &str = env!("CARGO_BIN_EXE_connect6");
 
@@ -274,16 +275,4 @@ fn float_defaults_in_help_are_shown_as_written() {
             );
         }
     }
-}
-
-/// The subcommands a `--help` page lists (its `Commands:` section, `help` left out).
-pub fn subcommands(help: &str) -> Vec<String> {
-    help.lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|w| *w != "help")
-        .map(str::to_string)
-        .collect()
 }

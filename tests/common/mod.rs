@@ -53,6 +53,19 @@ pub fn run_with_input(args: &[&str], input: &[u8]) -> Output {
     child.wait_with_output().expect("wait for connect6")
 }
 
+/// The subcommands a `--help` page lists (its `Commands:` section, `help` left out).
+#[allow(dead_code)] // not every test crate that includes this module reads help pages
+pub fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| *w != "help")
+        .map(str::to_string)
+        .collect()
+}
+
 /// Runs `connect6 SUBCOMMAND ARGS...` and returns its exit code, stdout and stderr.
 #[allow(dead_code)] // not every test crate that includes this module runs the binary
 pub fn run_subcommand(subcommand: &str, args: &[&str]) -> (i32, String, String) {
