@@ -135,13 +135,17 @@ fn engine_name(v: &str) -> Result<String, String> {
 
 fn play(options: &EngineArgs, born: Instant) -> ExitCode {
     connect6::rules::warm_up();
-    if let Err(e) = options.models.apply() {
-        eprintln!("connect6: {e}");
-        return ExitCode::from(2);
-    }
+    let models = match options.models.load() {
+        Ok(models) => models,
+        Err(e) => {
+            eprintln!("connect6: {e}");
+            return ExitCode::from(2);
+        }
+    };
     match options.player {
         PlayerKind::Engine => {
             let engine = Engine::new(
+                models,
                 options.hash_mb,
                 options.move_time,
                 options.game_time,
@@ -153,7 +157,7 @@ fn play(options: &EngineArgs, born: Instant) -> ExitCode {
             converse(engine, options)
         }
         PlayerKind::Random => converse(RandomPlayer::new(options.seed), options),
-        PlayerKind::Greedy => converse(GreedyPlayer, options),
+        PlayerKind::Greedy => converse(GreedyPlayer::new(models.ranking), options),
     }
 }
 

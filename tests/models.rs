@@ -40,14 +40,14 @@ fn a_ranking_or_evaluation_file_takes_the_embedded_ones_place() {
     let ranking = source("ranking.bin");
     let embedded = signature(&[]);
     assert_eq!(signature(&["--ranking-file", &ranking]), embedded);
-    // The cell values are the default evaluation; a cell-value file is told by its head.
+    // The cell values are the default evaluation.
     assert_eq!(signature(&["--eval", "cells"]), embedded);
     assert_eq!(signature(&["--eval-file", &source("cells.bin")]), embedded);
     assert_ne!(signature(&["--eval", "hand"]), embedded);
-    // So is a network's file, which plays as `--eval net` and not as the cell values.
-    let net = signature(&["--eval", "net"]);
-    assert_eq!(signature(&["--eval-file", &source("net.bin")]), net);
-    assert_ne!(net, embedded);
+    // The cell network's evaluation is gone: `--eval net` is refused before anything runs.
+    let out = run(&["bench", "--depth", "1", "--eval", "net"], "");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
 
     // The embedded ranking turned upside down: the worst cells first.
     let bytes = std::fs::read(&ranking).expect("the ranking file");

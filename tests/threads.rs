@@ -5,6 +5,7 @@
 
 mod common;
 
+use connect6::engine::models::Models;
 use connect6::protocol::baselines::GreedyPlayer;
 use connect6::protocol::player::{DEFAULT_MAX_DEPTH, Engine};
 use connect6::protocol::session::Player;
@@ -27,7 +28,8 @@ fn two_threads_answer_real_positions_legally_within_the_cap() {
     let _ = env_logger::builder().is_test(true).try_init();
     let cap = Duration::from_millis(300);
     let born = Instant::now() - Duration::from_secs(60);
-    let mut engine = Engine::new(16, cap, None, DEFAULT_MAX_DEPTH, born).with_threads(2);
+    let mut engine =
+        Engine::new(Models::embedded(), 16, cap, None, DEFAULT_MAX_DEPTH, born).with_threads(2);
     let mut searched = 0;
     for entry in entries.flatten() {
         let path = entry.path();
@@ -100,7 +102,7 @@ fn replies_against_greedy(args: &[&str], turns: usize) -> Vec<String> {
         if board.is_over() {
             break;
         }
-        let ours = GreedyPlayer.choose(&board);
+        let ours = GreedyPlayer::default().choose(&board);
         board.play_turn(&ours).expect("greedy plays legally");
         if board.is_over() {
             break;

@@ -242,7 +242,7 @@ fn engine_converts_a_vcdt_against_the_greedy_player() {
         let mut board = Board::from_turns(p).unwrap();
         let attacker = board.side_to_move();
         let mut engine = Searcher::new(16);
-        let mut greedy = GreedyPlayer;
+        let mut greedy = GreedyPlayer::default();
         for _ in 0..12 {
             let turn = engine.search(&board, engine_limits(100_000)).best;
             board.play_turn(&turn).unwrap();

@@ -1,18 +1,21 @@
 //! Static evaluation for the side to move: line-pattern counts, the six-cell windows each
-//! side holds alone and, on top of them, one learned term by `--eval`: the cell values (the
-//! default) or the cell network over the empty cells' codes (`cell_eval`, `cells.bin` and
-//! `net.bin`). The board keeps the sums both need; both are fitted by `connect6 tune eval`
-//! on top of the other two terms.
+//! side holds alone and, on top of them unless `--eval hand`, the learned cell values
+//! (`cell_eval`): a value for each empty cell's code, summed over the board.
+//!
+//! The board (`rules`) keeps the facts: patterns, windows and every empty cell's code. What
+//! the model makes of the codes is the engine's: an `Evaluator` holds its model's sums and
+//! keeps them by the board's hooks (`CodeObserver`) as stones come and go, so that a leaf
+//! reads them at once. Models are values (`EvalModel`, shared by `Arc`), not globals: one
+//! process can search with two.
 
-use crate::engine::cell_eval::{self, CellModel};
+use crate::engine::cell_eval::{self, CellValues};
 use crate::engine::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 use crate::rules::board::{Board, Color, THREAT_STONES};
-use crate::rules::cells::{CellSum, CellValues};
+use crate::rules::cells::CodeObserver;
 use crate::rules::coord::Cell;
 use crate::rules::geometry::WINDOW;
 use crate::rules::patterns::PATTERN_COUNT;
-use once_cell::sync::OnceCell;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
 
 /// Scores beyond this are wins or losses found by search, not evaluations.
 pub const WIN: i32 = 1_000_000;
@@ -26,119 +29,198 @@ pub enum Evaluation {
     /// Pattern and window weights plus a value per cell code of each empty cell, for each
     /// colour: what a stone there would make along its four lines at once.
     Cells,
-    /// Pattern and window weights plus a small network over the same cell codes
-    /// (`cell_eval`).
-    Net,
 }
 
-/// The engine's default, as the command line's (`ModelArgs`).
-static CHOSEN: AtomicU8 = AtomicU8::new(Evaluation::Cells as u8);
-/// The cell values and the cell network: the embedded files', unless `install_cells` came
-/// first.
-static CELLS: OnceCell<CellModel> = OnceCell::new();
-static NET: OnceCell<CellModel> = OnceCell::new();
+/// An evaluation model: the hand-set terms, with the cell values on top or not. Cheap to
+/// clone: the table is shared.
+#[derive(Clone)]
+pub struct EvalModel {
+    cells: Option<Arc<CellValues>>,
+}
 
-fn cell_model(evaluation: Evaluation) -> Option<&'static CellModel> {
-    let embedded = |bytes: &[u8]| {
-        cell_eval::decode(bytes).expect("the embedded cell-evaluation files are checked by a test")
-    };
-    match evaluation {
-        Evaluation::Cells => Some(CELLS.get_or_init(|| embedded(include_bytes!("cells.bin")))),
-        Evaluation::Net => Some(NET.get_or_init(|| embedded(include_bytes!("net.bin")))),
-        Evaluation::Hand => None,
+impl EvalModel {
+    /// The hand-set terms alone (`--eval hand`).
+    pub fn hand() -> EvalModel {
+        EvalModel { cells: None }
     }
-}
 
-/// Makes `model` the cell evaluation of its kind (`Cells` or `Net`) in place of the
-/// embedded one; refused once that evaluation has been read.
-pub fn install_cells(evaluation: Evaluation, model: CellModel) -> Result<(), String> {
-    match evaluation {
-        Evaluation::Cells => &CELLS,
-        Evaluation::Net => &NET,
-        Evaluation::Hand => {
-            return Err(format!("{evaluation:?} has no cell model"));
+    /// The hand-set terms and these cell values.
+    pub fn cells(values: Box<CellValues>) -> EvalModel {
+        EvalModel {
+            cells: Some(Arc::from(values)),
         }
     }
-    .set(model)
-    .map_err(|_| "the cell evaluation is already in use".to_string())
+
+    /// The evaluation `kind` with the values embedded in the binary.
+    pub fn embedded(kind: Evaluation) -> EvalModel {
+        match kind {
+            Evaluation::Hand => EvalModel::hand(),
+            Evaluation::Cells => EvalModel::cells(
+                cell_eval::decode(include_bytes!("cells.bin"))
+                    .expect("the embedded cell values are checked by a test"),
+            ),
+        }
+    }
+
+    pub fn kind(&self) -> Evaluation {
+        match self.cells {
+            Some(_) => Evaluation::Cells,
+            None => Evaluation::Hand,
+        }
+    }
 }
 
-/// Makes `evaluation` the one searches use from now on; called once at start-up.
-pub fn choose(evaluation: Evaluation) {
-    CHOSEN.store(evaluation as u8, Ordering::Relaxed);
-    let _ = cell_values(evaluation);
+/// A model's state on one board: the sums of its cell values over the empty cells, per
+/// colour, as the side to move and as waiting. Kept by the board's hooks: hand it to
+/// `Board::place_observed` and `remove_observed` (as `engine::position` does).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Evaluator {
+    cells: Option<Arc<CellValues>>,
+    sums: [[i32; 2]; 2],
 }
 
-/// The chosen evaluation.
-pub fn chosen() -> Evaluation {
-    let chosen = CHOSEN.load(Ordering::Relaxed);
-    [Evaluation::Cells, Evaluation::Net]
-        .into_iter()
-        .find(|&e| e as u8 == chosen)
-        .unwrap_or(Evaluation::Hand)
+impl Evaluator {
+    /// `model` on `board`, summed afresh.
+    pub fn new(model: &EvalModel, board: &Board) -> Evaluator {
+        let mut evaluator = Evaluator {
+            cells: model.cells.clone(),
+            sums: [[0; 2]; 2],
+        };
+        for c in Cell::all().filter(|&c| board.is_empty(c)) {
+            evaluator.vacated(board.cell_codes(c));
+        }
+        evaluator
+    }
+
+    /// Evaluation of a quiet position for `me`, the side to move.
+    pub fn evaluate(&self, board: &Board, me: Color) -> i32 {
+        let them = me.other();
+        hand_score(board, me) + cell_term(&self.sums[me.index()], &self.sums[them.index()])
+    }
+
+    /// `evaluate` for the side to move after `color` places stones on the empty cells `a`
+    /// and `b` (the whole turn), read without placing them; `None` when the turn makes a
+    /// threat window or a six for `color`, and the position after it is not quiet. `color`
+    /// must hold no threat window before.
+    pub fn evaluate_after(&self, board: &Board, a: Cell, b: Cell, color: Color) -> Option<i32> {
+        let (mover, waiting) = (color.other(), color);
+        let windows = window_term(
+            board.as_stones().pure_windows(mover),
+            board.as_stones().pure_windows(waiting),
+        ) + board
+            .as_stones()
+            .sum_windows_after(a, b, color, window_change)?;
+        let counts = board.lines_after(a, b, color);
+        let (m, w) = (mover.index(), waiting.index());
+        let score = pattern_term(&counts[m], &counts[w])
+            + windows
+            + match &self.cells {
+                Some(values) => {
+                    let sums = sums_after(values, self.sums, board, a, b, color);
+                    cell_term(&sums[m], &sums[w])
+                }
+                None => 0,
+            };
+        #[cfg(debug_assertions)]
+        if crate::rules::board::debug_sample() {
+            let (mut placed, mut evaluator) = (board.clone(), self.clone());
+            placed.place_observed(a, color, &mut evaluator);
+            placed.place_observed(b, color, &mut evaluator);
+            assert_eq!(evaluator, Evaluator::new(&self.model(), &placed), "{a} {b}");
+            assert_eq!(
+                score,
+                evaluator.evaluate(&placed, mover),
+                "{a} {b} after {color}"
+            );
+        }
+        Some(score)
+    }
+
+    /// The model this evaluator sums.
+    pub fn model(&self) -> EvalModel {
+        EvalModel {
+            cells: self.cells.clone(),
+        }
+    }
+
+    /// `values` on `color`'s code `code`, added to `sum` (`sign` 1) or taken away (-1).
+    #[inline]
+    fn shift(values: &CellValues, sum: &mut [i32; 2], code: u32, sign: i32) {
+        let v = &values[code as usize];
+        sum[0] += sign * v[0] as i32;
+        sum[1] += sign * v[1] as i32;
+    }
 }
 
-/// The cell values a search's board sums for `evaluation` (the cell evaluations' tables).
-pub fn cell_values(evaluation: Evaluation) -> Option<&'static CellValues> {
-    cell_model(evaluation).map(|m| &*m.values)
+impl CodeObserver for Evaluator {
+    #[inline]
+    fn code_changed(&mut self, color: usize, old: u32, new: u32) {
+        if let Some(values) = &self.cells {
+            Self::shift(values, &mut self.sums[color], old, -1);
+            Self::shift(values, &mut self.sums[color], new, 1);
+        }
+    }
+
+    #[inline]
+    fn occupied(&mut self, codes: [u32; 2]) {
+        if let Some(values) = &self.cells {
+            for (sum, code) in self.sums.iter_mut().zip(codes) {
+                Self::shift(values, sum, code, -1);
+            }
+        }
+    }
+
+    #[inline]
+    fn vacated(&mut self, codes: [u32; 2]) {
+        if let Some(values) = &self.cells {
+            for (sum, code) in self.sums.iter_mut().zip(codes) {
+                Self::shift(values, sum, code, 1);
+            }
+        }
+    }
 }
 
-/// The cell term for sums of the table `values` (a board's): the network reads its own
-/// table's sums, and any other table's (the cell values', a test's) are plain values.
+/// The sums `sums` of `values` were `color` to place stones on the empty cells `a` and
+/// `b`: their cells no longer count, and the codes the stones change move.
 #[inline]
-fn cell_term(values: Option<&'static CellValues>, mover: &CellSum, waiting: &CellSum) -> i32 {
-    match (values, NET.get()) {
-        (Some(values), Some(net)) if std::ptr::eq(values, &*net.values) => {
-            net.score(mover, waiting)
+fn sums_after(
+    values: &CellValues,
+    mut sums: [[i32; 2]; 2],
+    board: &Board,
+    a: Cell,
+    b: Cell,
+    color: Color,
+) -> [[i32; 2]; 2] {
+    for gone in [a, b] {
+        for (sum, code) in sums.iter_mut().zip(board.cell_codes(gone)) {
+            Evaluator::shift(values, sum, code, -1);
         }
-        _ => cell_eval::sum_score(mover, waiting),
     }
+    for (i, new) in board.codes_after(a, b, color) {
+        let old = board.cell_codes(Cell::from_index(i));
+        for (sum, (old, new)) in sums.iter_mut().zip(old.into_iter().zip(new)) {
+            Evaluator::shift(values, sum, old, -1);
+            Evaluator::shift(values, sum, new, 1);
+        }
+    }
+    sums
 }
 
-/// Evaluation of a quiet position for `me`, the side to move.
-pub fn evaluate(board: &Board, me: Color) -> i32 {
+/// The cell term from the mover's sums and the waiting side's: the mover's to-move sum
+/// less the waiting side's waiting sum.
+#[inline]
+fn cell_term(mover: &[i32; 2], waiting: &[i32; 2]) -> i32 {
+    mover[0] - waiting[1]
+}
+
+/// The hand-set terms of the evaluation for `me`, the side to move: patterns and windows.
+pub fn hand_score(board: &Board, me: Color) -> i32 {
     let them = me.other();
     pattern_term(board.pattern_counts(me), board.pattern_counts(them))
         + window_term(
             board.as_stones().pure_windows(me),
             board.as_stones().pure_windows(them),
         )
-        + cell_term(
-            board.cell_values(),
-            board.cell_value_sums(me),
-            board.cell_value_sums(them),
-        )
-}
-
-/// `evaluate` for the side to move after `color` places stones on the empty cells `a` and
-/// `b` (the whole turn), read without placing them; `None` when the turn makes a threat
-/// window or a six for `color`, and the position after it is not quiet. `color` must hold
-/// no threat window before.
-pub fn evaluate_after(board: &Board, a: Cell, b: Cell, color: Color) -> Option<i32> {
-    let (mover, waiting) = (color.other(), color);
-    let windows = window_term(
-        board.as_stones().pure_windows(mover),
-        board.as_stones().pure_windows(waiting),
-    ) + board
-        .as_stones()
-        .sum_windows_after(a, b, color, window_change)?;
-    let after = board.lines_after(a, b, color);
-    let (m, w) = (mover.index(), waiting.index());
-    let score = pattern_term(&after.counts[m], &after.counts[w])
-        + windows
-        + cell_term(
-            board.cell_values(),
-            &after.cell_sums[m],
-            &after.cell_sums[w],
-        );
-    #[cfg(debug_assertions)]
-    if crate::rules::board::debug_sample() {
-        let mut placed = board.clone();
-        placed.place(a, color);
-        placed.place(b, color);
-        assert_eq!(score, evaluate(&placed, mover), "{a} {b} after {color}");
-    }
-    Some(score)
 }
 
 /// What `added` stones of the waiting side in a window holding `mine` of its own and
@@ -185,56 +267,48 @@ mod tests {
     use super::*;
     use crate::rules::coord::{Cell, parse_cell};
 
+    fn noisy_cells(seed: u64) -> EvalModel {
+        // Cell values with no pattern to them: any code counted wrongly shows.
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut values = cell_eval::zero_cell_values();
+        for v in values.iter_mut() {
+            *v = [rng.below(200) as i16 - 100, rng.below(200) as i16 - 100];
+        }
+        EvalModel::cells(values)
+    }
+
     /// The board's pattern counts and the evaluation of a turn read without placing it
     /// agree with placing it, on random dense boards, with the hand evaluation, random cell
-    /// values and the network's table (whose sums the board keeps; debug builds also check
-    /// them against a recount as stones come and go).
+    /// values and the embedded ones (debug builds also check the evaluator's sums against a
+    /// recount as stones come and go).
     #[test]
     fn counts_and_score_after_a_turn_match_the_placed_turn() {
         let mut rng = crate::rng::Rng::new(7);
-        // Cell values with no pattern to them: any code counted wrongly shows.
-        let noisy_cells: &'static CellValues = Box::leak({
-            let mut values = crate::rules::cells::zero_cell_values();
-            for v in values.iter_mut() {
-                v[0][0] = rng.below(200) as i16 - 100;
-                v[1][0] = rng.below(200) as i16 - 100;
-            }
-            values
-        });
+        let models = [
+            EvalModel::hand(),
+            noisy_cells(8),
+            EvalModel::embedded(Evaluation::Cells),
+        ];
         let mut checked = 0;
         for round in 0..4000 {
+            let model = &models[round % 3];
             let mut b = Board::new();
-            match round % 3 {
-                0 => {}
-                1 => b.set_cell_values(Some(noisy_cells)),
-                _ => b.set_cell_values(cell_values(Evaluation::Net)),
-            }
             let (left, top) = (rng.below(12), rng.below(12));
             for i in 0..rng.below(40) {
                 let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
                 if b.is_empty(c) {
-                    b.place(
-                        c,
-                        if i % 2 == 0 {
-                            Color::White
-                        } else {
-                            Color::Black
-                        },
-                    );
+                    b.place(c, [Color::White, Color::Black][i % 2]);
                 }
             }
+            let evaluator = Evaluator::new(model, &b);
             let a = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
             let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
-            let color = if round % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let color = [Color::Black, Color::White][round % 2];
             if a == c || !b.is_empty(a) || !b.is_empty(c) || b.has_threat_window(color) {
                 continue;
             }
-            let counts = b.lines_after(a, c, color).counts;
-            let score = evaluate_after(&b, a, c, color);
+            let counts = b.lines_after(a, c, color);
+            let score = evaluator.evaluate_after(&b, a, c, color);
             let mut placed = b.clone();
             placed.place(a, color);
             placed.place(c, color);
@@ -248,7 +322,7 @@ mod tests {
             if placed.has_threat_window(color) {
                 assert_eq!(score, None, "{a} {c}");
             } else {
-                let placed_score = evaluate(&placed, color.other());
+                let placed_score = Evaluator::new(model, &placed).evaluate(&placed, color.other());
                 assert_eq!(score, Some(placed_score), "{a} {c}");
                 checked += 1;
             }
@@ -256,34 +330,42 @@ mod tests {
         assert!(checked > 1300, "{checked}");
     }
 
-    /// A board that sums the network's table evaluates as the hand evaluation plus the
-    /// network's head reading the sums, counted here cell by cell.
+    /// The evaluator's sums follow the board's hooks: after places and removes they equal
+    /// a fresh sum, and the cell term is the hand evaluation's difference, the values
+    /// counted here cell by cell.
     #[test]
-    fn the_network_reads_the_sums_of_the_empty_cells_codes() {
-        use crate::rules::cells::{LANES, cell_code};
-        let net = cell_model(Evaluation::Net).unwrap();
-        let plain = Board::from_turns("JJ KKLL MMNN OOPP IHGI").unwrap();
-        let mut valued = plain.clone();
-        valued.set_cell_values(cell_values(Evaluation::Net));
-        let mut sums = [[[0i32; LANES]; 2]; 2];
-        for c in Cell::all().filter(|&c| plain.is_empty(c)) {
+    fn the_cell_term_sums_the_empty_cells_values() {
+        use crate::rules::cells::cell_code;
+        let model = noisy_cells(9);
+        let mut board = Board::from_turns("JJ KKLL MMNN OOPP").unwrap();
+        let mut evaluator = Evaluator::new(&model, &board);
+        for (cell, color) in [
+            ("IH", Color::White),
+            ("GI", Color::White),
+            ("KL", Color::Black),
+        ] {
+            board.place_observed(parse_cell(cell).unwrap(), color, &mut evaluator);
+        }
+        board.remove_observed(parse_cell("GI").unwrap(), &mut evaluator);
+        assert_eq!(evaluator, Evaluator::new(&model, &board));
+        let table = model.cells.as_deref().unwrap();
+        let mut sums = [[0i32; 2]; 2];
+        for c in Cell::all().filter(|&c| board.is_empty(c)) {
             for (color, sum) in sums.iter_mut().enumerate() {
-                let code = cell_code([0, 1, 2, 3].map(|d| plain.line_keys(c, d)[color]));
-                let v = &net.values[code as usize];
-                for (s, x) in sum.iter_mut().flatten().zip(v.iter().flatten()) {
-                    *s += *x as i32;
-                }
+                let code = cell_code([0, 1, 2, 3].map(|d| board.line_keys(c, d)[color]));
+                sum[0] += table[code as usize][0] as i32;
+                sum[1] += table[code as usize][1] as i32;
             }
         }
-        let me = plain.side_to_move();
-        let term = net.score(&sums[me.index()], &sums[me.other().index()]);
+        let me = board.side_to_move();
+        let term = sums[me.index()][0] - sums[me.other().index()][1];
         assert_ne!(term, 0);
-        assert_eq!(evaluate(&valued, me), evaluate(&plain, me) + term);
-        // And not as plain values: the head is not a sum.
-        assert_ne!(
-            term,
-            cell_eval::sum_score(&sums[me.index()], &sums[me.other().index()])
+        assert_eq!(
+            evaluator.evaluate(&board, me),
+            hand_score(&board, me) + term
         );
+        let hand = Evaluator::new(&EvalModel::hand(), &board);
+        assert_eq!(hand.evaluate(&board, me), hand_score(&board, me));
     }
 
     #[test]
@@ -293,10 +375,11 @@ mod tests {
             b.place(parse_cell(s).unwrap(), Color::Black);
         }
         b.place(parse_cell("AA").unwrap(), Color::White);
-        assert!(evaluate(&b, Color::Black) > 0);
-        assert!(evaluate(&b, Color::White) < 0);
+        let e = Evaluator::new(&EvalModel::embedded(Evaluation::Cells), &b);
+        assert!(e.evaluate(&b, Color::Black) > 0);
+        assert!(e.evaluate(&b, Color::White) < 0);
         // The side to move makes more of the same shapes.
-        assert!(evaluate(&b, Color::Black) > -evaluate(&b, Color::White));
+        assert!(e.evaluate(&b, Color::Black) > -e.evaluate(&b, Color::White));
     }
 
     #[test]
@@ -312,7 +395,7 @@ mod tests {
         );
         assert_eq!(b.as_stones().pure_windows(Color::Black)[1], 24);
         assert_eq!(b.as_stones().pure_windows(Color::White)[1], 3);
-        assert!(evaluate(&b, Color::Black) > 0);
-        assert!(evaluate(&b, Color::White) < 0);
+        assert!(hand_score(&b, Color::Black) > 0);
+        assert!(hand_score(&b, Color::White) < 0);
     }
 }

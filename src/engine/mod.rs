@@ -8,6 +8,7 @@ pub mod eval;
 pub mod models;
 pub mod pairs;
 pub mod platform;
+pub mod position;
 pub mod ranking;
 pub mod search;
 pub mod solver;

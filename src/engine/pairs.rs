@@ -7,7 +7,7 @@
 //!   second stones (re-ranked with the first stone on the board) and each unordered pair is
 //!   kept once.
 
-use crate::engine::ranking::{self, KeyWorth};
+use crate::engine::ranking::KeyWorth;
 use crate::engine::tunables::{
     FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES, NARROW_SECOND_STONES, NARROW_WIDTH,
     SECOND_STONES,
@@ -38,12 +38,6 @@ pub enum Situation {
     Lost,
     /// No threats either way.
     Quiet,
-}
-
-/// How much a stone of `me` on `c` is worth in the chosen ranking.
-#[inline]
-pub fn cell_score(board: &Board, c: Cell, me: Color) -> i32 {
-    ranking::chosen().cell(board, c, me)
 }
 
 /// Direction and slot under which `a` appears in `b`'s pattern keys, if it does.
@@ -110,18 +104,8 @@ fn ordered(a: Cell, b: Cell) -> Turn {
 }
 
 /// Generates the candidate turns for the side to move into `out`, best first, ranked by
-/// the chosen ranking.
-pub fn generate(board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
-    generate_with(ranking::chosen(), board, out, width)
-}
-
-/// `generate` with the cell ranking `worth`.
-pub fn generate_with(
-    worth: &KeyWorth,
-    board: &mut Board,
-    out: &mut Pairs,
-    width: usize,
-) -> Situation {
+/// `worth`. Stones it tries are taken back before it returns.
+pub fn generate(worth: &KeyWorth, board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
     out.clear();
     let me = board.side_to_move();
     let opp = me.other();
@@ -271,11 +255,17 @@ fn quiet_pairs(
 /// Adds turns pairing `cell` with the `partners` best cells for `me` beside it (re-scored
 /// with `cell` taken), unless already present: used to put stones where the opponent's
 /// threats start.
-pub fn add_pairs_through(board: &Board, me: Color, cell: Cell, partners: usize, out: &mut Pairs) {
+pub fn add_pairs_through(
+    worth: &KeyWorth,
+    board: &Board,
+    me: Color,
+    cell: Cell,
+    partners: usize,
+    out: &mut Pairs,
+) {
     if !board.is_empty(cell) {
         return;
     }
-    let worth = ranking::chosen();
     let mut ranked = ArrayVec::<(i32, Cell), CELLS>::new();
     ranked_cells(worth, board, me, &mut ranked, partners + 1);
     let base = worth.cell(board, cell, me);
@@ -318,7 +308,7 @@ mod tests {
     fn opening_stone_is_the_centre() {
         let mut b = Board::new();
         let mut out = Pairs::new();
-        generate(&mut b, &mut out, 40);
+        generate(&KeyWorth::embedded(), &mut b, &mut out, 40);
         assert_eq!(out.as_slice(), &[(0, Turn::one(Cell::CENTER))]);
     }
 
@@ -326,7 +316,10 @@ mod tests {
     fn quiet_pairs_are_unique_legal_and_near() {
         let mut b = play(&["JJ", "KKKJ"]);
         let mut out = Pairs::new();
-        assert_eq!(generate(&mut b, &mut out, 40), Situation::Quiet);
+        assert_eq!(
+            generate(&KeyWorth::embedded(), &mut b, &mut out, 40),
+            Situation::Quiet
+        );
         assert_eq!(out.len(), 40);
         for (i, (_, t)) in out.iter().enumerate() {
             assert!(b.check_turn(t).is_ok(), "{t} is illegal");
@@ -343,8 +336,9 @@ mod tests {
     #[test]
     fn a_partner_is_scored_as_if_the_first_stone_stood() {
         // `cell_score_after` edits one line's keys instead of placing the stone: it must
-        // score what `cell_score` scores once the stone is placed, shapes and windows alike.
+        // score what `KeyWorth::cell` scores once the stone is placed, shapes and windows alike.
         let b = play(&["JJ", "KKKJ", "IIHH", "LLML"]);
+        let worth = KeyWorth::embedded();
         let near: Vec<Cell> = Cell::all()
             .filter(|&c| b.is_empty(c) && b.nearby(c) > 0)
             .collect();
@@ -354,8 +348,8 @@ mod tests {
                 after.place(a, me);
                 for &c in near.iter().filter(|&&c| c != a) {
                     assert_eq!(
-                        cell_score_after(ranking::chosen(), &b, c, me, a),
-                        cell_score(&after, c, me),
+                        cell_score_after(&worth, &b, c, me, a),
+                        worth.cell(&after, c, me),
                         "{c} after {a}"
                     );
                 }
@@ -368,7 +362,10 @@ mod tests {
         // Black: JJ; JK JL; JM JN -> four in column J; white elsewhere.
         let mut b = play(&["JJ", "AAAB", "JKJL", "ACAD", "JMJN", "SSSR"]);
         let mut out = Pairs::new();
-        assert_eq!(generate(&mut b, &mut out, 40), Situation::Win);
+        assert_eq!(
+            generate(&KeyWorth::embedded(), &mut b, &mut out, 40),
+            Situation::Win
+        );
         let t = out[0].1;
         b.play_turn(&t).unwrap();
         assert_eq!(b.winner(), Some(Color::Black));
@@ -379,7 +376,10 @@ mod tests {
         // White has an open four in row C; black must block both ends.
         let mut b = play(&["JJ", "DCEC", "JKJL", "FCGC"]);
         let mut out = Pairs::new();
-        assert_eq!(generate(&mut b, &mut out, 40), Situation::Forced);
+        assert_eq!(
+            generate(&KeyWorth::embedded(), &mut b, &mut out, 40),
+            Situation::Forced
+        );
         assert!(!out.is_empty());
         for &(_, t) in &out {
             let mut after = b.clone();
@@ -400,7 +400,10 @@ mod tests {
         // White: open four in row C and a four in column P; black cannot stop both.
         let mut b = play(&["JJ", "DCEC", "JKJL", "FCGC", "AAAB", "PFPG", "ASBS", "PHPI"]);
         let mut out = Pairs::new();
-        assert_eq!(generate(&mut b, &mut out, 40), Situation::Lost);
+        assert_eq!(
+            generate(&KeyWorth::embedded(), &mut b, &mut out, 40),
+            Situation::Lost
+        );
         assert!(b.check_turn(&out[0].1).is_ok());
     }
 }

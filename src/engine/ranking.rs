@@ -11,14 +11,13 @@
 //! The hand-set ranking it replaced (a code worth the hand-set value of its pattern) lost
 //! its match against it (38.2%) and was removed; docs/experiments.md keeps its figures.
 //!
-//! `--ranking-file` installs another fitted ranking at start-up (`engine::models`), before
-//! any search.
+//! A ranking is a value handed to the move generator (`engine::models`): `--ranking-file`
+//! reads another fitted one in place of the embedded one.
 
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::REACH;
 use crate::rules::patterns::{KEYS, POW3};
-use once_cell::sync::OnceCell;
 
 /// A ranking's tables: a stone's worth along one line, by the line's code seen from its
 /// owner (`attack`) and from the opponent (`defence`).
@@ -41,24 +40,12 @@ impl KeyWorth {
     }
 }
 
-/// The ranking in use: the embedded file's, unless `install` came first.
-static RANKING: OnceCell<KeyWorth> = OnceCell::new();
-
-/// Makes `tables` the ranking in place of the embedded one; refused once the ranking has
-/// been read.
-pub fn install(tables: KeyWorth) -> Result<(), String> {
-    RANKING
-        .set(tables)
-        .map_err(|_| "the cell ranking is already in use".to_string())
-}
-
-/// The ranking in use.
-#[inline]
-pub fn chosen() -> &'static KeyWorth {
-    RANKING.get_or_init(|| {
+impl KeyWorth {
+    /// The ranking embedded in the binary.
+    pub fn embedded() -> KeyWorth {
         decode(include_bytes!("ranking.bin"))
             .expect("the embedded ranking file is checked by a test")
-    })
+    }
 }
 
 /// The code of the same line read the other way: a line and its mirror image are the same

@@ -1,7 +1,8 @@
 //! Weak reference players to measure the engine against (`--player random|greedy`).
 
-use crate::engine::eval::evaluate;
+use crate::engine::eval::hand_score;
 use crate::engine::pairs::{Pairs, any_legal_turn, generate};
+use crate::engine::ranking::KeyWorth;
 use crate::protocol::session::Player;
 use crate::rng::Rng;
 use crate::rules::board::Board;
@@ -43,8 +44,24 @@ impl Player for RandomPlayer {
 }
 
 /// One ply of greed: completes a six if it can, blocks if it must, otherwise plays the
-/// candidate pair with the best static evaluation afterwards.
-pub struct GreedyPlayer;
+/// candidate pair (from the cell ranking it holds) with the best hand-set evaluation
+/// afterwards.
+pub struct GreedyPlayer {
+    ranking: std::sync::Arc<KeyWorth>,
+}
+
+impl GreedyPlayer {
+    pub fn new(ranking: std::sync::Arc<KeyWorth>) -> GreedyPlayer {
+        GreedyPlayer { ranking }
+    }
+}
+
+/// With the embedded ranking.
+impl Default for GreedyPlayer {
+    fn default() -> GreedyPlayer {
+        GreedyPlayer::new(std::sync::Arc::new(KeyWorth::embedded()))
+    }
+}
 
 impl Player for GreedyPlayer {
     fn new_game(&mut self) {}
@@ -53,7 +70,7 @@ impl Player for GreedyPlayer {
         let mut b = board.clone();
         let me = b.side_to_move();
         let mut pairs = Pairs::new();
-        generate(&mut b, &mut pairs, 60);
+        generate(&self.ranking, &mut b, &mut pairs, 60);
         let mut best: Option<(i32, Turn)> = None;
         for &(_, turn) in &pairs {
             for c in turn.cells() {
@@ -62,7 +79,7 @@ impl Player for GreedyPlayer {
             let score = if b.has_six(me) {
                 i32::MAX
             } else {
-                -evaluate(&b, me.other())
+                -hand_score(&b, me.other())
             };
             for c in turn.cells() {
                 b.remove(c);

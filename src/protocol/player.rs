@@ -1,5 +1,6 @@
 //! The engine as a `Player`: the search under the engine's clock.
 
+use crate::engine::models::Models;
 use crate::engine::search::time::{Lateness, TimeControl};
 use crate::engine::search::{Control, Limits, Report, SEARCH_STACK, Searcher};
 use crate::protocol::session::Player;
@@ -29,6 +30,8 @@ pub struct Engine {
     job: Option<PonderJob>,
     hash_mb: usize,
     threads: usize,
+    /// What a searcher made afresh plays with.
+    models: Models,
     /// Ponder searches whose guess came true, for tests and logs.
     pub ponder_hits: u32,
 }
@@ -54,19 +57,22 @@ const REQUEST_WAITING: Duration = Duration::from_millis(100);
 pub const DEFAULT_MAX_DEPTH: u8 = 40;
 
 impl Engine {
+    /// An engine that plays with `models`.
     pub fn new(
+        models: Models,
         hash_mb: usize,
         move_cap: Duration,
         game_time: Option<Duration>,
         max_depth: u8,
         born: Instant,
     ) -> Engine {
-        let searcher = Searcher::new(hash_mb);
+        let searcher = Searcher::with_models(hash_mb, models.clone());
         // The table's pages are mapped now, at start-up (which the first reply repays when a
         // referee's request was already waiting), not by `new` or the first search, whose
         // clock would miss or pay for tens of milliseconds of page faults.
         searcher.touch_table();
         Engine {
+            models,
             searcher: Some(searcher),
             move_cap,
             game_time,
@@ -294,7 +300,7 @@ impl Player for Engine {
             Err(e) => {
                 // The closure (and the searcher in it) is gone: start afresh.
                 log::warn!("cannot start a ponder thread: {e}");
-                let mut searcher = Searcher::new(self.hash_mb);
+                let mut searcher = Searcher::with_models(self.hash_mb, self.models.clone());
                 searcher.set_threads(self.threads);
                 self.searcher = Some(searcher);
             }
@@ -322,7 +328,7 @@ mod tests {
     fn engine(cap: Duration, game: Option<Duration>) -> Engine {
         // Born long ago: no start-up debt.
         let born = Instant::now() - Duration::from_secs(60);
-        Engine::new(8, cap, game, DEFAULT_MAX_DEPTH, born)
+        Engine::new(Models::embedded(), 8, cap, game, DEFAULT_MAX_DEPTH, born)
     }
 
     /// A middle game of a real record, with the turn to choose.

@@ -1,13 +1,13 @@
 //! The board the engine plays on: the rules core (`Stones`: stones, hash, six-cell windows)
 //! plus incrementally kept line patterns (per-line pattern keys and the pattern counts they
-//! give), each empty cell's code and the sums of a table of cell values over them
-//! (`rules::cells`), and each cell's stone neighbourhood. It knows nothing of search or I/O.
+//! give), each empty cell's code (`rules::cells`, told to an observer as it changes), and each
+//! cell's stone neighbourhood. It knows nothing of search, evaluation or I/O.
 
 pub use crate::rules::stones::{
     Color, PlaceTurn, RuleError, Stones, THREAT_STONES, WindowSet, windows_in,
 };
 
-use crate::rules::cells::{CellSum, CellSums, CellValues, PATTERN_PARTS};
+use crate::rules::cells::{CellCodes, CodeObserver, PATTERN_PARTS};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot, slot_steps};
 use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
@@ -74,13 +74,13 @@ fn slots_in(mut mask: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// What `Board::lines_after` reads of a turn not placed: both colours' pattern counts,
-/// indexed by `Color::index`.
-pub struct LinesAfter {
-    pub counts: [[u16; PATTERN_COUNT]; 2],
-    /// The cell-value sums (`Board::cell_value_sums`).
-    pub cell_sums: [CellSum; 2],
-}
+/// The codes of the empty cells that empty cells would hold after a turn not placed
+/// (`Board::codes_after`): each changed cell's index and its codes seen from black and white.
+pub type CodesAfter = arrayvec::ArrayVec<(usize, [u32; 2]), { 2 * 4 * 2 * REACH }>;
+
+/// The empty board's cell codes (edges make no counted pattern, but read them all the same).
+static EMPTY_CODES: Lazy<Box<CellCodes>> =
+    Lazy::new(|| Box::new(CellCodes::read(&EMPTY_KEYS, |_| true)));
 
 #[derive(Clone)]
 pub struct Board {
@@ -93,8 +93,8 @@ pub struct Board {
     pattern_counts: [[u16; PATTERN_COUNT]; 2],
     /// Stones within two cells (Chebyshev): where candidate moves live.
     nearby: [u8; CELLS],
-    /// Every cell's code and the summed cell values of the empty cells (`rules::cells`).
-    cells: CellSums,
+    /// Every empty cell's code (`rules::cells`).
+    cells: CellCodes,
 }
 
 /// Debug builds: true once in 64 calls on this thread, for cross-checks too costly to run
@@ -136,29 +136,14 @@ impl Board {
             stone_patterns: [[0; 4]; CELLS],
             pattern_counts: [[0; PATTERN_COUNT]; 2],
             nearby: [0; CELLS],
-            cells: CellSums::default(),
+            cells: (**EMPTY_CODES).clone(),
         }
     }
 
-    /// Sums `values` over the empty cells' codes from now on (in place of the table
-    /// before); `None`: no values, every sum zero and no codes kept.
-    pub fn set_cell_values(&mut self, values: Option<&'static CellValues>) {
-        let stones = &self.stones;
-        self.cells
-            .rebuild(values, &self.keys, |i| stones.is_empty(Cell::from_index(i)));
-    }
-
-    /// The cell values summed over the empty cells' codes seen from `color`:
-    /// `[as the side to move, as waiting]`.
+    /// The empty cell `c`'s codes seen from black and from white (`rules::cells`).
     #[inline]
-    pub fn cell_value_sums(&self, color: Color) -> &CellSum {
-        self.cells.sums(color.index())
-    }
-
-    /// The table of cell values summed, if any.
-    #[inline]
-    pub fn cell_values(&self) -> Option<&'static CellValues> {
-        self.cells.values()
+    pub fn cell_codes(&self, c: Cell) -> [u32; 2] {
+        self.cells.codes(c.index())
     }
 
     /// The rules core under the patterns: what the solver searches on.
@@ -234,18 +219,30 @@ impl Board {
     }
 
     /// Places one stone; the cell must be empty (callers validate input first).
+    #[inline]
     pub fn place(&mut self, c: Cell, color: Color) {
+        self.place_observed(c, color, &mut ());
+    }
+
+    /// Removes a stone placed by `place`.
+    #[inline]
+    pub fn remove(&mut self, c: Cell) {
+        self.remove_observed(c, &mut ());
+    }
+
+    /// `place`, telling `observer` how the empty cells' codes change.
+    pub fn place_observed(&mut self, c: Cell, color: Color, observer: &mut impl CodeObserver) {
         self.stones.place(c, color);
-        self.update_lines(c, color, true);
+        self.update_lines(c, color, true, observer);
         self.update_nearby(c, 1);
         #[cfg(debug_assertions)]
         self.check_incremental();
     }
 
-    /// Removes a stone placed by `place`.
-    pub fn remove(&mut self, c: Cell) {
+    /// `remove`, telling `observer` how the empty cells' codes change.
+    pub fn remove_observed(&mut self, c: Cell, observer: &mut impl CodeObserver) {
         let color = self.get(c).expect("remove from an empty cell");
-        self.update_lines(c, color, false);
+        self.update_lines(c, color, false, observer);
         self.update_nearby(c, -1);
         self.stones.remove(c);
         #[cfg(debug_assertions)]
@@ -273,7 +270,7 @@ impl Board {
         Ok(())
     }
 
-    fn update_lines(&mut self, c: Cell, color: Color, add: bool) {
+    fn update_lines(&mut self, c: Cell, color: Color, add: bool, observer: &mut impl CodeObserver) {
         let g = &*GEOMETRY;
         // Read once: every dereference of the lazy table would check its initialisation.
         let table: &[Pattern; KEYS] = &PATTERNS;
@@ -281,7 +278,7 @@ impl Board {
         let counts = &mut self.pattern_counts;
         let stone_patterns = &mut self.stone_patterns;
         if add {
-            self.cells.occupy(c.index());
+            self.cells.occupy(c.index(), observer);
             for d in 0..4 {
                 let p = table[self.keys[c.index()][d][me] as usize] as u8;
                 stone_patterns[c.index()][d] = p;
@@ -305,7 +302,7 @@ impl Board {
                 };
                 // `c` sits in the mirrored slot of its neighbour's key.
                 let slot = 2 * REACH - 1 - s;
-                // Computed apart and stored whole, so the cell values read the new keys
+                // Computed apart and stored whole, so the cell codes read the new keys
                 // from registers: reading back two halves just stored stalls the load.
                 let keys = &mut self.keys[n.index()][d];
                 let mut new = *keys;
@@ -313,8 +310,8 @@ impl Board {
                 new[1 - me] = new[1 - me].wrapping_add(block[slot]);
                 *keys = new;
                 let occupant = self.stones.get(n);
-                if occupant.is_none() && self.cells.valued() {
-                    self.cells.line_changed(n.index(), d, new, table);
+                if occupant.is_none() {
+                    self.cells.line_changed(n.index(), d, new, table, observer);
                 }
                 if let Some(occupant) = occupant {
                     let side = occupant.index();
@@ -329,15 +326,16 @@ impl Board {
             }
         }
         if !add {
-            self.cells.vacate(c.index(), &self.keys[c.index()]);
+            self.cells
+                .vacate(c.index(), &self.keys[c.index()], observer);
         }
     }
 
-    /// The pattern counts and cell-value sums of both colours (indexed by `Color::index`)
-    /// were `color` to place stones on the empty cells `a` and `b`, read without placing
-    /// them: the search's leaves need only these, and placing and removing the two stones
-    /// costs about twice as much.
-    pub fn lines_after(&self, a: Cell, b: Cell, color: Color) -> LinesAfter {
+    /// The pattern counts of both colours (indexed by `Color::index`) were `color` to place
+    /// stones on the empty cells `a` and `b`, read without placing them: the search's leaves
+    /// need only these and the codes (`codes_after`), and placing and removing the two
+    /// stones costs about twice as much.
+    pub fn lines_after(&self, a: Cell, b: Cell, color: Color) -> [[u16; PATTERN_COUNT]; 2] {
         let g = &*GEOMETRY;
         let table: &[Pattern; KEYS] = &PATTERNS;
         let filled: &[u16; KEYS] = &FILLED_SLOTS;
@@ -405,24 +403,19 @@ impl Board {
                 );
             }
         }
-        LinesAfter {
-            counts,
-            cell_sums: self.cell_sums_after(a, b, color),
-        }
+        counts
     }
 
-    /// The cell-value sums were `color` to place stones on the empty cells `a` and `b`,
-    /// read without placing them: the empty cells on their lines move to new codes (a cell
-    /// on the lines of both, in two directions, takes both changes; on one line through
-    /// both, both stones' digits at once), and `a` and `b` no longer count.
-    fn cell_sums_after(&self, a: Cell, b: Cell, color: Color) -> [CellSum; 2] {
-        if !self.cells.valued() {
-            return [*self.cells.sums(0), *self.cells.sums(1)];
-        }
+    /// The empty cells whose codes would change were `color` to place stones on the empty
+    /// cells `a` and `b`, with their codes then, read without placing them: the empty cells
+    /// on their lines move to new codes (a cell on the lines of both, in two directions,
+    /// takes both changes; on one line through both, both stones' digits at once). `a` and
+    /// `b` themselves are not listed: they would hold stones.
+    pub fn codes_after(&self, a: Cell, b: Cell, color: Color) -> CodesAfter {
         let g = &*GEOMETRY;
         let table: &[Pattern; KEYS] = &PATTERNS;
         let me = color.index();
-        let mut changed = arrayvec::ArrayVec::<(usize, [u32; 2]), { 2 * 4 * 2 * REACH }>::new();
+        let mut changed = CodesAfter::new();
         let mut touched = [0u64; CELLS.div_ceil(64)];
         let shared = line_offset(a, b);
         for (from, other, toward) in [(a, b, 1), (b, a, -1)] {
@@ -470,7 +463,7 @@ impl Board {
                     };
                     let at = at.unwrap_or_else(|| {
                         touched[i / 64] |= 1 << (i % 64);
-                        changed.push((i, [self.cells.code(i, 0), self.cells.code(i, 1)]));
+                        changed.push((i, self.cells.codes(i)));
                         changed.len() - 1
                     });
                     let codes = &mut changed[at].1;
@@ -480,7 +473,7 @@ impl Board {
                 }
             }
         }
-        self.cells.sums_with([a.index(), b.index()], &changed)
+        changed
     }
 
     /// Moves one (stone, direction) from pattern `old` to pattern `new` in `counts`.
@@ -513,13 +506,14 @@ impl Board {
             }
         }
         // From the keys at once, not stone by stone as kept.
-        fresh.set_cell_values(self.cells.values());
+        let stones = &fresh.stones;
+        fresh.cells = CellCodes::read(&fresh.keys, |i| stones.is_empty(Cell::from_index(i)));
         fresh
     }
 
     fn place_unchecked(&mut self, c: Cell, color: Color) {
         self.stones.place(c, color);
-        self.update_lines(c, color, true);
+        self.update_lines(c, color, true, &mut ());
         self.update_nearby(c, 1);
     }
 
@@ -542,7 +536,7 @@ impl Board {
         assert!(
             self.cells
                 .same_as(&fresh.cells, |i| self.is_empty(Cell::from_index(i))),
-            "cell codes or sums drifted"
+            "cell codes drifted"
         );
     }
 
@@ -692,50 +686,56 @@ mod tests {
         assert_eq!(b.pattern_counts(Color::Black)[Pattern::Live3 as usize], 0);
     }
 
-    /// The cell-value sums follow stones placed and removed: always the sum, over the empty
-    /// cells, of each colour's code's values, the codes read afresh from the four lines.
+    /// An observer told of every code change keeps, without reading the board, how many
+    /// empty cells hold each code: after any run of places and removes it equals a count of
+    /// the codes read afresh from the four lines of every empty cell.
     #[test]
-    fn cell_value_sums_follow_the_stones() {
-        use crate::rules::cells::{LANES, cell_code, zero_cell_values};
-        let mut rng = crate::rng::Rng::new(3);
-        let values: &'static CellValues = Box::leak({
-            let mut v = zero_cell_values();
-            for x in v.iter_mut().flatten().flatten() {
-                *x = rng.below(100) as i16 - 50;
+    fn code_observers_follow_the_stones() {
+        use crate::rules::cells::{CELL_CODES, CodeObserver, cell_code};
+        struct Histogram(Vec<[i32; 2]>);
+        impl CodeObserver for Histogram {
+            fn code_changed(&mut self, color: usize, old: u32, new: u32) {
+                self.0[old as usize][color] -= 1;
+                self.0[new as usize][color] += 1;
             }
-            v
-        });
-        let recount = |b: &Board| {
-            let mut sums = [[[0i32; LANES]; 2]; 2];
-            for c in Cell::all().filter(|&c| b.is_empty(c)) {
-                for (color, sum) in sums.iter_mut().enumerate() {
-                    let keys = [0, 1, 2, 3].map(|d| b.line_keys(c, d)[color]);
-                    // Summed here lane by lane, not by the board's own adder.
-                    let v = &values[cell_code(keys) as usize];
-                    for (s, x) in sum.iter_mut().flatten().zip(v.iter().flatten()) {
-                        *s += *x as i32;
-                    }
+            fn occupied(&mut self, codes: [u32; 2]) {
+                for (color, code) in codes.into_iter().enumerate() {
+                    self.0[code as usize][color] -= 1;
                 }
             }
-            sums
+            fn vacated(&mut self, codes: [u32; 2]) {
+                for (color, code) in codes.into_iter().enumerate() {
+                    self.0[code as usize][color] += 1;
+                }
+            }
+        }
+        let recount = |b: &Board| {
+            let mut counts = vec![[0i32; 2]; CELL_CODES];
+            for c in Cell::all().filter(|&c| b.is_empty(c)) {
+                for (color, count) in [0, 1].into_iter().zip([0, 1]) {
+                    let keys = [0, 1, 2, 3].map(|d| b.line_keys(c, d)[color]);
+                    assert_eq!(b.cell_codes(c)[color], cell_code(keys));
+                    counts[cell_code(keys) as usize][count] += 1;
+                }
+            }
+            counts
         };
+        let mut rng = crate::rng::Rng::new(3);
         let mut b = Board::new();
         b.place(cell("JJ"), Color::Black);
-        b.set_cell_values(Some(values));
+        let mut seen = Histogram(recount(&b));
         let mut placed = Vec::new();
-        for i in 0..120 {
+        for i in 0..160 {
             let c = Cell::new(6 + rng.below(8), 6 + rng.below(8)).unwrap();
             if b.is_empty(c) && rng.below(4) != 0 {
-                b.place(c, [Color::Black, Color::White][i % 2]);
+                b.place_observed(c, [Color::Black, Color::White][i % 2], &mut seen);
                 placed.push(c);
             } else if let Some(c) = placed.pop() {
-                b.remove(c);
+                b.remove_observed(c, &mut seen);
             }
-            let kept = [Color::Black, Color::White].map(|c| *b.cell_value_sums(c));
-            assert_eq!(kept, recount(&b), "after {} stones", b.stone_total());
+            assert_eq!(seen.0, recount(&b), "after {} stones", b.stone_total());
         }
-        assert!(recount(&b) != [[[0; LANES]; 2]; 2]);
-        b.set_cell_values(None);
-        assert_eq!(*b.cell_value_sums(Color::Black), [[0; LANES]; 2]);
+        // Shapes were made: codes other than the empty one were met.
+        assert!(seen.0[1..].iter().any(|&n| n != [0, 0]));
     }
 }

@@ -18,6 +18,7 @@
 //! the games, a bad option).
 
 use crate::engine::eval::WIN_BOUND;
+use crate::engine::models::Models;
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::solver::defence::{Defences, zone_defences};
 use crate::engine::solver::{SolveLimits, Solver, Verdict};
@@ -128,9 +129,14 @@ pub struct Analyser {
 }
 
 impl Analyser {
+    /// An analyser with the embedded models.
     pub fn new(time: Duration, hash_mb: usize) -> Analyser {
+        Analyser::with_models(Models::embedded(), time, hash_mb)
+    }
+
+    pub fn with_models(models: Models, time: Duration, hash_mb: usize) -> Analyser {
         Analyser {
-            searcher: Searcher::new(hash_mb),
+            searcher: Searcher::with_models(hash_mb, models),
             solver: Solver::new(1 << 16),
             time,
         }
@@ -474,10 +480,13 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    if let Err(e) = args.models.apply() {
-        eprintln!("connect6 analyse: {e}");
-        return ExitCode::from(2);
-    }
+    let models = match args.models.load() {
+        Ok(models) => models,
+        Err(e) => {
+            eprintln!("connect6 analyse: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let games = match load_games(&args.records)
         .and_then(|games| check_side(&games, &args.side).map(|()| games))
     {
@@ -489,7 +498,8 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
             return ExitCode::from(refusal.code);
         }
     };
-    let mut analyser = Analyser::new(Duration::from_secs_f64(args.time), args.hash.max(1));
+    let mut analyser =
+        Analyser::with_models(models, Duration::from_secs_f64(args.time), args.hash.max(1));
     let mut summary = AnalysisTotals {
         records: games.len(),
         ..AnalysisTotals::default()

@@ -15,6 +15,7 @@ pub mod job;
 
 use super::{Labelled, game_rng, is_quiet, node_limits};
 use crate::engine::pairs::{Pairs, generate};
+use crate::engine::ranking::KeyWorth;
 use crate::engine::search::{Limits, Searcher};
 use crate::rng::Rng;
 use crate::rules::board::{Board, Color};
@@ -93,7 +94,13 @@ const RNG_STRIDE: u64 = 0xA076_1D64_78BD_642F;
 /// The first `length` turns of game `index`'s random opening: black's stone within one cell
 /// of `JJ`, white's pair within two cells of it, then pairs drawn from the move generator's
 /// best `config.spread`.
-pub fn random_opening(config: &GenConfig, index: u64, length: usize) -> Vec<Turn> {
+/// `worth` ranks the generator's pairs.
+pub fn random_opening(
+    worth: &KeyWorth,
+    config: &GenConfig,
+    index: u64,
+    length: usize,
+) -> Vec<Turn> {
     let mut rng = game_rng(config.seed, index, RNG_STRIDE);
     let mut board = Board::new();
     let mut turns = Vec::new();
@@ -107,7 +114,7 @@ pub fn random_opening(config: &GenConfig, index: u64, length: usize) -> Vec<Turn
         let turn = match turns.len() {
             0 => Turn::one(first),
             1 => random_pair(&mut rng, first, 2),
-            _ => generated_pair(&mut board, &mut rng, config.spread),
+            _ => generated_pair(worth, &mut board, &mut rng, config.spread),
         };
         board
             .play_turn(&turn)
@@ -117,16 +124,17 @@ pub fn random_opening(config: &GenConfig, index: u64, length: usize) -> Vec<Turn
     turns
 }
 
-/// A pair drawn uniformly from the move generator's best `spread` in `board`.
-pub fn generated_pair(board: &mut Board, rng: &mut Rng, spread: usize) -> Turn {
+/// A pair drawn uniformly from the best `spread` the move generator makes of `board` with
+/// the ranking `worth`.
+pub fn generated_pair(worth: &KeyWorth, board: &mut Board, rng: &mut Rng, spread: usize) -> Turn {
     let mut pairs = Pairs::new();
-    generate(board, &mut pairs, spread.max(1));
+    generate(worth, board, &mut pairs, spread.max(1));
     pairs[rng.below(pairs.len())].1
 }
 
 /// Plays game `index` of the configuration to its end.
 pub fn play_game(config: &GenConfig, index: u64) -> SelfPlayGame {
-    let mut turns = random_opening(config, index, opening_turns(index));
+    let mut turns = random_opening(&KeyWorth::embedded(), config, index, opening_turns(index));
     let mut board = Board::new();
     for turn in &turns {
         board.play_turn(turn).expect("random openings are legal");
@@ -314,7 +322,12 @@ pub fn black_replies(openings: &[String], per: usize, depth: u8) -> Vec<(String,
             continue;
         }
         let mut candidates = Pairs::new();
-        generate(&mut board, &mut candidates, REPLY_CANDIDATES);
+        generate(
+            &KeyWorth::embedded(),
+            &mut board,
+            &mut candidates,
+            REPLY_CANDIDATES,
+        );
         let mut scored: Vec<(String, i32)> = candidates
             .iter()
             .map(|&(_, turn)| {

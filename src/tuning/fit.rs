@@ -480,7 +480,7 @@ fn parse_array<const N: usize>(source: &str, name: &str) -> Result<[i32; N], Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::eval::evaluate;
+    use crate::engine::eval::hand_score;
     use crate::rng::Rng;
     use crate::tuning::datagen::{GenConfig, generate_data};
 
@@ -491,7 +491,7 @@ mod tests {
         let me = board.side_to_move();
         assert_eq!(
             Weights::current().eval(&s),
-            evaluate(&board, me) as f64,
+            hand_score(&board, me) as f64,
             "a change to eval.rs must be mirrored here"
         );
         assert!(s.mine.iter().chain(&s.theirs).any(|&c| c > 0));

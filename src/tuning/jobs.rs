@@ -72,8 +72,8 @@ pub enum Job {
     /// How often the pair generator puts a game's turn among its first K pairs, with the
     /// engine's ranking and a ranking file.
     PolicyHits(PolicyHitsArgs),
-    /// Fit the learned evaluation's cell values or cell network to the results (and search
-    /// scores) of games files; write an evaluation file.
+    /// Fit the learned evaluation's cell values to the results (and search scores) of games
+    /// files; write an evaluation file.
     Eval(EvalArgs),
 }
 

@@ -19,6 +19,7 @@ use super::games::GameTurns;
 use super::games::read_games_files;
 use super::{is_quiet, node_limits};
 use crate::engine::eval::WIN_BOUND;
+use crate::engine::models::Models;
 use crate::engine::search::Searcher;
 use crate::rules::board::Board;
 use crate::rules::stones::PlaceTurn;
@@ -35,12 +36,13 @@ const HASH_MB: usize = 4;
 
 /// `game` with a fresh score for each position the fits sample, from a search of `nodes`
 /// nodes; the others have none.
-pub fn label_game(game: &GameTurns, nodes: u64) -> GameTurns {
+pub fn label_game(game: &GameTurns, nodes: u64, models: &Models) -> GameTurns {
     let mut board = Board::new();
     let mut scores = Vec::with_capacity(game.turns.len());
     for (k, turn) in game.turns.iter().enumerate() {
         let score = (k >= game.first_sampled() && is_quiet(&board)).then(|| {
-            let report = Searcher::new(HASH_MB).search(&board, node_limits(nodes));
+            let report =
+                Searcher::with_models(HASH_MB, models.clone()).search(&board, node_limits(nodes));
             (report.depth > 0 || report.score.abs() > WIN_BOUND).then_some(report.score)
         });
         scores.push(score.flatten());
@@ -57,6 +59,7 @@ pub fn label_game(game: &GameTurns, nodes: u64) -> GameTurns {
 pub fn label(
     games: &[GameTurns],
     nodes: u64,
+    models: &Models,
     threads: usize,
     out: &mut impl Write,
     mut progress: impl FnMut(usize),
@@ -78,7 +81,10 @@ pub fn label(
                     let Some(game) = games.get(index) else {
                         break;
                     };
-                    if sender.send((index, label_game(game, nodes))).is_err() {
+                    if sender
+                        .send((index, label_game(game, nodes, models)))
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -124,7 +130,7 @@ pub struct LabelArgs {
 /// `tune label`: labels the games files' positions with a search's scores and writes them as
 /// one file.
 pub fn label_file(a: &LabelArgs) -> Result<(), String> {
-    a.models.apply()?;
+    let models = a.models.load()?;
     let games = read_games_files(&a.games)?;
     let out = a.out.display();
     let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
@@ -133,6 +139,7 @@ pub fn label_file(a: &LabelArgs) -> Result<(), String> {
     super::label::label(
         &games,
         a.nodes,
+        &models,
         worker_threads(a.threads),
         &mut writer,
         |n| {
@@ -163,10 +170,13 @@ mod tests {
         let games = read_game_turns(text).unwrap();
         let nodes = 150;
         let mut one = Vec::new();
-        label(&games, nodes, 1, &mut one, |_| {}).unwrap();
+        label(&games, nodes, &Models::embedded(), 1, &mut one, |_| {}).unwrap();
         let mut two = Vec::new();
         let mut calls = 0;
-        label(&games, nodes, 2, &mut two, |_| calls += 1).unwrap();
+        label(&games, nodes, &Models::embedded(), 2, &mut two, |_| {
+            calls += 1
+        })
+        .unwrap();
         assert_eq!(one, two);
         assert_eq!(calls, 2);
         let labelled = read_game_turns(&String::from_utf8(one).unwrap()).unwrap();

@@ -15,8 +15,8 @@
 //! - `fit` fits the hand-set evaluation's weights, `TO_MOVE_PATTERN` / `WAITING_PATTERN` and
 //!   the window weights, by logistic regression of the result on the evaluation ("Texel"
 //!   tuning), and prints the tables as Rust source;
-//! - `values` fits the learned evaluation's cell values (`--eval cells`, `cells.bin`) and
-//!   `net` its cell network (`--eval net`, `net.bin`), both written by `tune eval`;
+//! - `values` fits the learned evaluation's cell values (`--eval cells`, `cells.bin`),
+//!   written by `tune eval`;
 //! - `policy` fits the learned cell ranking the pair generator draws from (`ranking.bin`,
 //!   `tune policy`) and measures a ranking by where it puts the turns games played.
 //!
@@ -43,7 +43,6 @@ pub mod fit;
 pub mod games;
 pub mod jobs;
 pub mod label;
-pub mod net;
 pub mod policy;
 pub mod selfplay;
 pub mod values;
@@ -57,7 +56,7 @@ use crate::rules::coord::Turn;
 /// `--holdout` default).
 pub const HOLDOUT_EVERY: usize = 10;
 
-/// What a fit by passes did (`values`, `net`, `policy`): the held-out loss without the
+/// What a fit by passes did (`values`, `policy`): the held-out loss without the
 /// model (the hand evaluation alone; for a ranking, every candidate alike), each pass's
 /// training and held-out loss, and the pass kept (from 1).
 #[derive(Debug)]

@@ -17,7 +17,7 @@
 use super::games::GameTurns;
 use super::is_quiet;
 use super::{FitReport, HOLDOUT_EVERY};
-use crate::engine::pairs::{Pairs, Situation, generate_with};
+use crate::engine::pairs::{Pairs, Situation, generate};
 use crate::engine::ranking::{KeyWorth, decode, encode, mirrored};
 use crate::engine::tunables::ROOT_PAIRS;
 use crate::rules::board::{Board, Color};
@@ -290,7 +290,7 @@ pub fn hits(worth: &KeyWorth, games: &[GameTurns], movers: Movers) -> Hits {
     let mut out = Hits::default();
     let mut pairs = Pairs::new();
     examples(games, movers, |board, _, a, b| {
-        if generate_with(worth, board, &mut pairs, ROOT_PAIRS) != Situation::Quiet {
+        if generate(worth, board, &mut pairs, ROOT_PAIRS) != Situation::Quiet {
             return;
         }
         let played = Turn::two(a.min(b), a.max(b));
@@ -406,8 +406,9 @@ pub fn policy_hits(a: &PolicyHitsArgs) -> Result<(), String> {
         .map(|k| format!("{:>6}", format!("top{k}")))
         .collect();
     println!("{:<8} {:>9} {}", "ranking", "positions", cut_offs.join(" "));
-    let rankings = std::iter::once(("engine", crate::engine::ranking::chosen()))
-        .chain(file.as_ref().map(|worth| ("file", worth)));
+    let engine = KeyWorth::embedded();
+    let rankings =
+        std::iter::once(("engine", &engine)).chain(file.as_ref().map(|worth| ("file", worth)));
     for (name, worth) in rankings {
         let hits = hits(worth, &games, movers);
         let rates: Vec<String> = (0..HIT_RANKS.len())
@@ -485,7 +486,7 @@ mod tests {
         // see alike, such as mirror images, may tie with it).
         let mut pairs = Pairs::new();
         let mut b = board.clone();
-        generate_with(&ranking, &mut b, &mut pairs, ROOT_PAIRS);
+        generate(&ranking, &mut b, &mut pairs, ROOT_PAIRS);
         let played = Turn::two(parse_cell("HH").unwrap(), parse_cell("II").unwrap());
         let place = pairs
             .iter()
@@ -494,7 +495,7 @@ mod tests {
         assert_eq!(pairs[place].0, pairs[0].0, "{pairs:?}");
         // Untrained, every candidate scores alike.
         let mut zero = Pairs::new();
-        generate_with(&Model::new().ranking(), &mut b, &mut zero, ROOT_PAIRS);
+        generate(&Model::new().ranking(), &mut b, &mut zero, ROOT_PAIRS);
         assert!(zero.iter().all(|&(s, _)| s == 0));
     }
 

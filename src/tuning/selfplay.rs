@@ -20,6 +20,7 @@ use super::datagen::{GenConfig, generated_pair, random_opening};
 use super::games::GameTurns;
 use super::{game_rng, node_limits};
 use crate::engine::eval::WIN_BOUND;
+use crate::engine::models::Models;
 use crate::engine::search::Searcher;
 use crate::rng::Rng;
 use crate::rules::board::{Board, Color};
@@ -49,6 +50,8 @@ pub struct SelfPlayConfig {
     /// Openings that even-numbered games start from, in turn (none: all random).
     pub openings: Vec<Vec<Turn>>,
     pub threads: usize,
+    /// The ranking and evaluation both sides play with.
+    pub models: Models,
 }
 
 /// A finished game: its turns from the empty board, how many of them are the opening, and
@@ -109,13 +112,13 @@ fn setup(config: &SelfPlayConfig, index: u64) -> (Vec<Turn>, [u64; 2]) {
             if board.is_over() {
                 break;
             }
-            let turn = generated_pair(&mut board, &mut rng, config.spread);
+            let turn = generated_pair(&config.models.ranking, &mut board, &mut rng, config.spread);
             board.play_turn(&turn).expect("generated pairs are legal");
             turns.push(turn);
         }
         turns
     } else {
-        random_opening(&random, index, 2 + RANDOM_TURNS)
+        random_opening(&config.models.ranking, &random, index, 2 + RANDOM_TURNS)
     };
     (opening, nodes)
 }
@@ -132,7 +135,7 @@ pub fn play(config: &SelfPlayConfig, index: u64) -> PlayedGame {
     let opening_length = opening.len();
     let mut turns = opening;
     let mut scores = Vec::new();
-    let mut searcher = Searcher::new(HASH_MB);
+    let mut searcher = Searcher::with_models(HASH_MB, config.models.clone());
     while !board.is_over() {
         let limits = node_limits(nodes[board.side_to_move().index()]);
         let report = searcher.search(&board, limits);
@@ -267,7 +270,7 @@ pub struct SelfPlayArgs {
 
 /// `tune selfplay`: plays the self-play games and writes them as a games file.
 pub fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
-    a.models.apply()?;
+    let models = a.models.load()?;
     let openings = crate::arena::openings::load(&a.openings).map_err(|e| e.to_string())?;
     let threads = worker_threads(a.threads);
     let config = SelfPlayConfig {
@@ -277,6 +280,7 @@ pub fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
         spread: a.spread,
         openings: openings.into_iter().map(|o| o.turns).collect(),
         threads,
+        models,
     };
     let out = a.out.display();
     let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
@@ -324,6 +328,7 @@ mod tests {
             spread: 6,
             openings: vec![opening()],
             threads,
+            models: Models::embedded(),
         }
     }
 

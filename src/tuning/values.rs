@@ -1,6 +1,5 @@
-//! Fitting the learned evaluation's cell values (`engine::eval`, `rules::cells::CellValues`)
-//! to game results, on top of the hand evaluation; the positions it reads also feed the cell
-//! network's fit (`tuning::net`).
+//! Fitting the learned evaluation's cell values (`engine::cell_eval`) to game results, on
+//! top of the hand evaluation.
 //!
 //! The model extends the logistic model of `fit`: P(mover wins) = sigmoid(K * (hand
 //! evaluation + value term)). The value term is the sum, over the empty cells, of a to-move
@@ -17,10 +16,10 @@ pub mod job;
 
 use super::games::GameTurns;
 use super::{FitReport, is_quiet};
-use crate::engine::cell_eval::CellModel;
-use crate::engine::eval::{WIN_BOUND, evaluate};
+use crate::engine::cell_eval::{self, CellValues};
+use crate::engine::eval::{WIN_BOUND, hand_score};
 use crate::rules::board::Board;
-use crate::rules::cells::{CELL_CODES, CellValues, cell_code};
+use crate::rules::cells::{CELL_CODES, cell_code};
 use crate::rules::stones::PlaceTurn;
 
 /// The fit's defaults: passes, Adagrad's step, the L2 penalty (per position, in logits;
@@ -28,29 +27,7 @@ use crate::rules::stones::PlaceTurn;
 pub const EPOCHS: usize = 40;
 /// Adagrad's step for cell values.
 pub const CELL_RATE: f64 = 0.03;
-/// Adagrad's step for the cell network (`net`): every weight of its head moves with every
-/// position.
-pub const NET_RATE: f64 = 0.01;
 pub const LAMBDA: f64 = 1e-6;
-
-/// What is fitted to the empty cells' codes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Features {
-    /// A value per cell code of each empty cell (`--eval cells`).
-    Cells,
-    /// A vector per cell code of each empty cell, read by a small network (`--eval net`).
-    Net,
-}
-
-impl Features {
-    /// Adagrad's default step.
-    pub fn rate(self) -> f64 {
-        match self {
-            Features::Cells => CELL_RATE,
-            Features::Net => NET_RATE,
-        }
-    }
-}
 
 /// The quiet positions of games, as the fit reads them.
 pub struct Positions {
@@ -105,7 +82,7 @@ impl Positions {
                             result,
                             target: result,
                             score,
-                            hand: evaluate(board, me) as f64,
+                            hand: hand_score(board, me) as f64,
                             start,
                             mover_keys: out.keys.len() - start,
                             end: 0,
@@ -147,30 +124,6 @@ impl Positions {
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
-
-    /// Every position: its game, its label, the hand evaluation in points, and the mover's
-    /// and the waiting side's keys.
-    pub(super) fn samples(&self) -> impl Iterator<Item = Sample<'_>> {
-        self.rows.iter().map(|row| {
-            let (mine, theirs) = self.keys[row.start..row.end].split_at(row.mover_keys);
-            Sample {
-                game: row.game,
-                target: row.target,
-                hand: row.hand,
-                mine,
-                theirs,
-            }
-        })
-    }
-}
-
-/// One position as a model other than `Model` reads it (`net`).
-pub(super) struct Sample<'a> {
-    pub game: usize,
-    pub target: f64,
-    pub hand: f64,
-    pub mine: &'a [u32],
-    pub theirs: &'a [u32],
 }
 
 /// Calls `f` with each position of `g` that the fit samples: the quiet ones after the
@@ -272,43 +225,24 @@ impl Model {
 
     /// The cell values in evaluation points, for every code.
     pub fn cell_values(&self) -> Box<CellValues> {
-        let mut values = crate::rules::cells::zero_cell_values();
+        let mut values = cell_eval::zero_cell_values();
         for (code, v) in values.iter_mut().enumerate() {
-            v[0][0] = self.points(code);
-            v[1][0] = self.points(CELL_CODES + code);
+            *v = [self.points(code), self.points(CELL_CODES + code)];
         }
         values
     }
 
     /// The values as an evaluation file.
     pub fn to_file(&self) -> Vec<u8> {
-        CellModel::sum(self.cell_values()).encode()
-    }
-}
-
-/// A model fitted pass by pass over the positions (`Model`, `net::Net`).
-pub(super) trait Passes {
-    /// One pass over the positions of the games `take` accepts (a step per position when
-    /// `rate` > 0): the mean log loss.
-    fn pass(&mut self, p: &Positions, take: &dyn Fn(usize) -> bool, rate: f64, lambda: f64) -> f64;
-    /// The weights, to keep the best pass's.
-    fn weights(&mut self) -> &mut Vec<f64>;
-}
-
-impl Passes for Model {
-    fn pass(&mut self, p: &Positions, take: &dyn Fn(usize) -> bool, rate: f64, lambda: f64) -> f64 {
-        Model::pass(self, p, take, rate, lambda)
-    }
-    fn weights(&mut self) -> &mut Vec<f64> {
-        &mut self.weights
+        cell_eval::encode(&self.cell_values())
     }
 }
 
 /// Fits `model` to `positions` by `epochs` passes, holding out every `holdout_every`-th
 /// game (0: none, and the last pass is kept), and keeps the pass with the lowest held-out
 /// loss. `hand_test` is the held-out loss without the model, for the report.
-pub(super) fn fit_passes(
-    model: &mut impl Passes,
+fn fit_passes(
+    model: &mut Model,
     positions: &Positions,
     (epochs, rate, lambda, holdout_every): (usize, f64, f64, usize),
     hand_test: f64,
@@ -322,21 +256,21 @@ pub(super) fn fit_passes(
     };
     let mut best: Option<(f64, Vec<f64>)> = None;
     for epoch in 0..epochs {
-        let train = model.pass(positions, &|g| !held(g), rate, lambda);
+        let train = model.pass(positions, |g| !held(g), rate, lambda);
         let test = if holdout_every == 0 {
             train
         } else {
-            model.pass(positions, &held, 0.0, 0.0)
+            model.pass(positions, held, 0.0, 0.0)
         };
         progress(epoch + 1, train, test);
         report.passes.push((train, test));
         if best.as_ref().is_none_or(|(l, _)| test < *l) {
-            best = Some((test, model.weights().clone()));
+            best = Some((test, model.weights.clone()));
             report.kept = epoch + 1;
         }
     }
     if let Some((_, weights)) = best {
-        *model.weights() = weights;
+        model.weights = weights;
     }
     report
 }
@@ -369,7 +303,7 @@ pub fn fit(
     (model, report)
 }
 
-/// The positions the embedded cell values and network are fitted on: the match games and
+/// The positions the embedded cell values are fitted on: the match games and
 /// the first two self-play files, with the self-play scores blended half into the labels.
 #[cfg(test)]
 pub(super) fn embedded_fit_positions() -> Positions {
@@ -389,13 +323,13 @@ pub(super) fn embedded_fit_positions() -> Positions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::cell_eval;
+    use crate::engine::eval::{EvalModel, Evaluator};
     use crate::rules::board::Color;
     use crate::tuning::HOLDOUT_EVERY;
     use crate::tuning::fit::ENGINE_TABLE_K;
     use crate::tuning::games::read_game_turns;
 
-    /// The engine's `cells.bin` is what `tune eval --features cells --blend 0.5` makes of
+    /// The engine's `cells.bin` is what `tune eval --blend 0.5` makes of
     /// the match games and the two self-play files (the command in docs/tuning.md).
     #[test]
     fn the_engines_cell_values_are_the_fit_of_the_match_and_self_play_games() {
@@ -429,7 +363,7 @@ mod tests {
         assert_eq!(p.len(), samples.len());
         let board = Board::from_turns("JJ AAAB KJLJ").unwrap();
         let row = &p.rows[0];
-        assert_eq!(row.hand, evaluate(&board, Color::White) as f64);
+        assert_eq!(row.hand, hand_score(&board, Color::White) as f64);
         assert_eq!(row.result, 0.0);
         let codes = |side: Color| -> Vec<u32> {
             crate::rules::coord::Cell::all()
@@ -473,7 +407,7 @@ mod tests {
     }
 
     /// Cell values: on part of the match games their fit also lowers the held-out loss
-    /// below the hand evaluation's, and a board summing them over its empty cells
+    /// below the hand evaluation's, and an evaluator summing them over the empty cells
     /// evaluates as the model does.
     #[test]
     fn cell_values_improve_on_the_hand_evaluation_and_the_board_sums_them() {
@@ -487,10 +421,10 @@ mod tests {
             "{kept} against {}",
             report.baseline_test
         );
-        let values: &'static CellValues = Box::leak(model.cell_values());
-        let mut board = Board::from_turns("JJ KKLL MMNN OOPP").unwrap();
-        board.set_cell_values(Some(values));
+        let board = Board::from_turns("JJ KKLL MMNN OOPP").unwrap();
+        let evaluator = Evaluator::new(&EvalModel::cells(model.cell_values()), &board);
         let me = board.side_to_move();
+        let evaluate = |board: &Board, me| evaluator.evaluate(board, me);
         let positions = Positions::of(&read_game_turns("1 JJ KKLL MMNN OOPP QQRR").unwrap());
         let row = positions.rows.last().unwrap();
         let cells = row.end - row.start;
@@ -502,6 +436,6 @@ mod tests {
             "{} {points}",
             evaluate(&board, me)
         );
-        assert!(cell_eval::decode(&model.to_file()).unwrap().values[..] == values[..]);
+        assert!(cell_eval::decode(&model.to_file()).unwrap()[..] == model.cell_values()[..]);
     }
 }

@@ -16,6 +16,7 @@
 
 use crate::engine::bench::suite::suite_lines;
 use crate::engine::pairs::{Pairs, generate};
+use crate::engine::ranking::KeyWorth;
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::solver::defence::{Defences, guard, loses_to_threats, zone_defences};
 use crate::engine::solver::{SolveLimits, Solver, Verdict};
@@ -219,10 +220,11 @@ pub fn engine_turn(board: &Board, time: Duration) -> (Turn, Played) {
 pub fn holding_turn(board: &Board) -> Option<Turn> {
     let mut b = board.clone();
     let mut root = Pairs::new();
-    let situation = generate(&mut b, &mut root, ROOT_PAIRS);
+    let worth = KeyWorth::embedded();
+    let situation = generate(&worth, &mut b, &mut root, ROOT_PAIRS);
     let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
     // No deadline: the guard checks every turn; what matters here is the widened root.
-    let _ = guard(&mut solver, &mut b, &mut root, situation, None);
+    let _ = guard(&mut solver, &worth, &mut b, &mut root, situation, None);
     root.iter()
         .map(|&(_, t)| t)
         .find(|t| judge(board, t, JUDGE_NODES) == Played::Holds)

@@ -1,10 +1,11 @@
 //! `connect6 bench`: fixed positions searched to a fixed depth. Prints nodes, speed and a
 //! signature of the node counts, so a change's effect on search and speed shows at once.
 
-use crate::engine::models::ModelArgs;
+use crate::engine::models::{ModelArgs, Models};
+use crate::engine::position::Position;
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::solver::Verdict;
-use crate::rules::board::{Board, Color};
+use crate::rules::board::{Board, Color, PlaceTurn};
 use crate::rules::coord::Cell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -76,7 +77,7 @@ fn fnv(hash: &mut u64, value: u64) {
 }
 
 /// Searches every bench position to `depth` with a fresh table each.
-pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
+pub fn run(models: &Models, depth: u8, hash_mb: usize) -> BenchResult {
     let mut out = BenchResult {
         nodes: 0,
         elapsed: Duration::ZERO,
@@ -89,7 +90,7 @@ pub fn run(depth: u8, hash_mb: usize) -> BenchResult {
     };
     for (i, turns) in POSITIONS.iter().enumerate() {
         let board = Board::from_turns(turns).expect("bench positions are legal");
-        let mut searcher = Searcher::new(hash_mb);
+        let mut searcher = Searcher::with_models(hash_mb, models.clone());
         let r = searcher.search(&board, Limits::depth(depth));
         out.nodes += r.nodes;
         out.elapsed += r.elapsed;
@@ -161,11 +162,11 @@ fn solve_positions(signature: &mut u64) -> SolverBench {
 /// thread's search time, without its threat phases; helpers search through those phases
 /// too (as in play), so where the phases are long (positions 2 and 4) their nodes weigh a
 /// little more than a pure speed ratio would give.
-pub fn throughput(threads: usize, time: Duration) -> f64 {
+pub fn throughput(models: &Models, threads: usize, time: Duration) -> f64 {
     let (mut nodes, mut search_time) = (0, Duration::ZERO);
     for turns in [POSITIONS[0], POSITIONS[1], POSITIONS[3]] {
         let board = Board::from_turns(turns).expect("legal");
-        let mut searcher = Searcher::new(64);
+        let mut searcher = Searcher::with_models(64, models.clone());
         searcher.set_threads(threads);
         // A fresh table's pages are mapped on first touch, which the kernel serialises:
         // touch them all before the clock starts, as the engine does at start-up.
@@ -178,9 +179,11 @@ pub fn throughput(threads: usize, time: Duration) -> f64 {
 }
 
 /// Stones placed and removed per second on a middle-game board, with every incremental
-/// structure (windows, threats, patterns, neighbourhood) kept up to date.
-pub fn place_remove_rate(duration: Duration) -> f64 {
-    let mut board = Board::from_turns(POSITIONS[1]).expect("legal");
+/// structure (windows, threats, patterns, cell codes, neighbourhood) and the evaluator's
+/// sums kept up to date, as in the search.
+pub fn place_remove_rate(models: &Models, duration: Duration) -> f64 {
+    let board = Board::from_turns(POSITIONS[1]).expect("legal");
+    let mut board = Position::new(board, &models.eval);
     let empties: Vec<Cell> = Cell::all()
         .filter(|&c| board.is_empty(c) && board.nearby(c) > 0)
         .collect();
@@ -198,17 +201,17 @@ pub fn place_remove_rate(duration: Duration) -> f64 {
 
 /// Deepest completed iteration within `time` from a middle-game position (position 2: no
 /// threat sequence ends it early).
-pub fn depth_in(time: Duration) -> (u8, u64) {
+pub fn depth_in(models: &Models, time: Duration) -> (u8, u64) {
     let board = Board::from_turns(POSITIONS[1]).expect("legal");
-    let mut searcher = Searcher::new(64);
+    let mut searcher = Searcher::with_models(64, models.clone());
     let r = searcher.search(&board, Limits::time(time));
     (r.depth, r.nodes)
 }
 
 /// Time for iterative deepening to complete `depth` from the opening (position 1).
-pub fn time_to_depth(depth: u8) -> (Duration, u64) {
+pub fn time_to_depth(models: &Models, depth: u8) -> (Duration, u64) {
     let board = Board::from_turns(POSITIONS[0]).expect("legal");
-    let r = Searcher::new(64).search(&board, Limits::depth(depth));
+    let r = Searcher::with_models(64, models.clone()).search(&board, Limits::depth(depth));
     (r.elapsed, r.nodes)
 }
 
@@ -266,10 +269,13 @@ pub fn main(args: BenchArgs) -> ExitCode {
         suite_nodes,
         models,
     } = args;
-    if let Err(e) = models.apply() {
-        eprintln!("connect6 bench: {e}");
-        return ExitCode::from(2);
-    }
+    let models = match models.load() {
+        Ok(models) => models,
+        Err(e) => {
+            eprintln!("connect6 bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let threads = threads as usize;
     // A bad suite file is reported before any measuring.
     let (suite, defence_positions) = match (
@@ -283,7 +289,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
         }
     };
     crate::rules::warm_up();
-    let r = run(depth, 16);
+    let r = run(&models, depth, 16);
     for line in &r.lines {
         println!("{line}");
     }
@@ -313,8 +319,8 @@ pub fn main(args: BenchArgs) -> ExitCode {
     );
     if threads > 1 {
         let time = Duration::from_secs(1);
-        let one = throughput(1, time);
-        let many = throughput(threads, time);
+        let one = throughput(&models, 1, time);
+        let many = throughput(&models, threads, time);
         println!(
             "main-search nodes/s over {}s per position: 1 thread {one:.0}, {threads} threads {many:.0}, scaling {:.2}x",
             time.as_secs(),
@@ -323,7 +329,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
     }
     println!(
         "place+remove: {:.0} stones/s",
-        place_remove_rate(Duration::from_millis(500))
+        place_remove_rate(&models, Duration::from_millis(500))
     );
     if let Some(positions) = &suite {
         suite::report(positions, &suite_nodes);
@@ -332,13 +338,13 @@ pub fn main(args: BenchArgs) -> ExitCode {
         defence::report(positions);
     }
     if timed {
-        let (t, n) = time_to_depth(6);
+        let (t, n) = time_to_depth(&models, 6);
         println!(
             "depth 6 from position 1 (the opening): {:.3}s ({n} nodes)",
             t.as_secs_f64()
         );
         for secs in [1, 5] {
-            let (d, n) = depth_in(Duration::from_secs(secs));
+            let (d, n) = depth_in(&models, Duration::from_secs(secs));
             println!("depth in {secs}s from position 2: {d} ({n} nodes)");
         }
     }
@@ -351,10 +357,39 @@ mod tests {
 
     #[test]
     fn signature_is_stable() {
-        let a = run(2, 1);
-        let b = run(2, 1);
+        let models = Models::embedded();
+        let a = run(&models, 2, 1);
+        let b = run(&models, 2, 1);
         assert_eq!(a.signature, b.signature);
         assert_eq!(a.nodes, b.nodes);
         assert!(a.nodes > POSITIONS.len() as u64);
+    }
+
+    /// Models are values, not process-wide settings: two searchers with two evaluations
+    /// search the same positions at once, each to the signature it gets alone, and the two
+    /// differ.
+    #[test]
+    fn two_configurations_live_in_one_process() {
+        use crate::engine::eval::Evaluation;
+        let configs = [Evaluation::Cells, Evaluation::Hand].map(Models::with_eval);
+        let alone = configs.clone().map(|m| run(&m, 3, 1).signature);
+        assert_ne!(alone[0], alone[1]);
+        for _ in 0..2 {
+            let together = std::thread::scope(|s| {
+                configs
+                    .iter()
+                    .map(|m| {
+                        std::thread::Builder::new()
+                            .stack_size(crate::engine::search::SEARCH_STACK)
+                            .spawn_scoped(s, || run(m, 3, 1).signature)
+                            .expect("a bench thread starts")
+                    })
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .map(|h| h.join().expect("a bench thread"))
+                    .collect::<Vec<_>>()
+            });
+            assert_eq!(together, alone);
+        }
     }
 }

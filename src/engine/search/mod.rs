@@ -7,7 +7,9 @@
 //! threads; `tt` the shared table; `time` the budgets of a game.
 
 use crate::engine::eval::WIN;
+use crate::engine::models::Models;
 use crate::engine::pairs::{Pairs, Situation, any_legal_turn, generate};
+use crate::engine::position::Position;
 use crate::engine::solver::Solver;
 use crate::engine::tunables::{MAX_PLY, ROOT_PAIRS, THREAT_CACHE_ENTRIES};
 use crate::rules::board::Board;
@@ -95,6 +97,8 @@ impl Report {
 }
 
 pub struct Searcher {
+    /// The evaluation and the ranking this searcher plays with.
+    models: Models,
     tt: Arc<Table>,
     solver: Solver,
     killers: [[Option<Turn>; 2]; MAX_PLY],
@@ -128,12 +132,19 @@ pub struct Searcher {
 pub const SEARCH_STACK: usize = 64 << 20;
 
 impl Searcher {
+    /// A searcher with the embedded models (`Models::embedded`).
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher::on_table(Arc::new(Table::new(hash_mb)), THREAT_CACHE_ENTRIES)
+        Searcher::with_models(hash_mb, Models::embedded())
     }
 
-    fn on_table(tt: Arc<Table>, solver_cache: usize) -> Searcher {
+    /// A searcher that plays with `models`.
+    pub fn with_models(hash_mb: usize, models: Models) -> Searcher {
+        Searcher::on_table(models, Arc::new(Table::new(hash_mb)), THREAT_CACHE_ENTRIES)
+    }
+
+    fn on_table(models: Models, tt: Arc<Table>, solver_cache: usize) -> Searcher {
         Searcher {
+            models,
             tt,
             solver: Solver::new(solver_cache),
             killers: [[None; 2]; MAX_PLY],
@@ -199,11 +210,10 @@ impl Searcher {
         self.nodes = 0;
         self.stopped = false;
         self.tt.new_search();
-        let mut board = position.clone();
-        let evaluation = crate::engine::eval::chosen();
-        board.set_cell_values(crate::engine::eval::cell_values(evaluation));
+        let mut board = Position::new(position.clone(), &self.models.eval);
         let mut root = Pairs::new();
-        let situation = generate(&mut board, &mut root, ROOT_PAIRS);
+        let worth = Arc::clone(&self.models.ranking);
+        let situation = board.with_board(|b| generate(&worth, b, &mut root, ROOT_PAIRS));
         let fallback = any_legal_turn(position).expect("search called on a finished game");
         let mut report = Report::empty(root.first().map_or(fallback, |&(_, t)| t));
         let solver_nodes = self.solver.total_nodes();
@@ -279,11 +289,13 @@ mod tests {
         let b = play_all(&["JJ", "KKKJ", "IIHH"]);
         let mut searcher = Searcher::new(4);
         let report = searcher.search(&b, Limits::depth(3));
-        let mut board = b.clone();
-        let line = searcher.principal_variation(&mut board, report.best, 3);
-        assert_eq!(board.hash(), b.hash(), "the board is left as it was");
+        let model = crate::engine::eval::EvalModel::hand();
+        let mut position = Position::new(b.clone(), &model);
+        let line = searcher.principal_variation(&mut position, report.best, 3);
+        assert_eq!(position.hash(), b.hash(), "the board is left as it was");
         assert_eq!(line.first(), Some(&report.best));
         assert!(line.len() >= 2 && line.len() <= 3, "{line:?}");
+        let mut board = b.clone();
         for turn in &line {
             board
                 .play_turn(turn)
@@ -293,7 +305,7 @@ mod tests {
         let taken = Turn::parse("JJKL").unwrap();
         assert!(
             searcher
-                .principal_variation(&mut b.clone(), taken, 3)
+                .principal_variation(&mut Position::new(b.clone(), &model), taken, 3)
                 .is_empty()
         );
     }

@@ -11,10 +11,11 @@
 //! Everything lives in fixed-size arrays: a node allocates nothing.
 
 use super::Searcher;
-use crate::engine::eval::{WIN, evaluate_after};
+use crate::engine::eval::WIN;
 use crate::engine::pairs::{Pairs, Situation, generate};
+use crate::engine::position::Position;
 use crate::engine::tunables::{FRONTIER_PAIRS, MAX_PAIRS};
-use crate::rules::board::{Board, Color, windows_in};
+use crate::rules::board::{Color, windows_in};
 use crate::rules::coord::{CELLS, Turn};
 use crate::rules::geometry::GEOMETRY;
 
@@ -92,7 +93,7 @@ impl MovePicker {
     }
 
     /// The next turn to try. `searcher` counts the leaves read, and gives the killers.
-    pub(super) fn next(&mut self, searcher: &mut Searcher, board: &mut Board) -> Next {
+    pub(super) fn next(&mut self, searcher: &mut Searcher, board: &mut Position) -> Next {
         loop {
             match self.stage {
                 Stage::TableTurn => {
@@ -136,14 +137,15 @@ impl MovePicker {
     }
 
     /// Generates the pairs and orders them; at the frontier, reads the quiet leaves.
-    fn generate(&mut self, searcher: &mut Searcher, board: &mut Board) -> Option<Next> {
+    fn generate(&mut self, searcher: &mut Searcher, board: &mut Position) -> Option<Next> {
         let node = self.node;
         let width = if node.depth <= 1 {
             FRONTIER_PAIRS
         } else {
             MAX_PAIRS
         };
-        match generate(board, &mut self.moves, width) {
+        let worth = &searcher.models.ranking;
+        match board.with_board(|b| generate(worth, b, &mut self.moves, width)) {
             Situation::Win => return Some(Next::Decided(WIN - node.ply as i32)),
             Situation::Lost => return Some(Next::Decided(-(WIN - node.ply as i32 - 1))),
             Situation::Forced | Situation::Quiet => {}
@@ -175,7 +177,11 @@ impl MovePicker {
     /// Reads every turn that leads to a quiet leaf, drops them from `moves` and returns the
     /// best (its value in the score slot; the first of equals). The others cannot score
     /// more, and need no search.
-    fn take_quiet_leaves(&mut self, searcher: &mut Searcher, board: &Board) -> Option<(i32, Turn)> {
+    fn take_quiet_leaves(
+        &mut self,
+        searcher: &mut Searcher,
+        board: &Position,
+    ) -> Option<(i32, Turn)> {
         let node = self.node;
         let mut best: Option<(i32, Turn)> = None;
         self.moves.retain(|&mut (_, turn)| {
@@ -192,7 +198,7 @@ impl MovePicker {
 }
 
 /// `quiet_leaf`, counted as a node when it is one.
-fn read_leaf(searcher: &mut Searcher, board: &Board, turn: &Turn, node: Node) -> Option<i32> {
+fn read_leaf(searcher: &mut Searcher, board: &Position, turn: &Turn, node: Node) -> Option<i32> {
     let value = quiet_leaf(board, turn, node.me, node.forced);
     if value.is_some() {
         searcher.count_leaf();
@@ -203,7 +209,7 @@ fn read_leaf(searcher: &mut Searcher, board: &Board, turn: &Turn, node: Node) ->
 /// The score for the side to move of `turn` when it leads to a quiet leaf: it makes no
 /// threat, and it blocks every threat of the opponent's (`forced`: there are some). The
 /// leaf's evaluation is read without placing the turn. `None` for other turns.
-fn quiet_leaf(board: &Board, turn: &Turn, me: Color, forced: bool) -> Option<i32> {
+fn quiet_leaf(board: &Position, turn: &Turn, me: Color, forced: bool) -> Option<i32> {
     let mut cells = turn.cells();
     let (a, b) = (cells.next()?, cells.next()?);
     // A board filled by the turn is a draw, not an evaluation.
@@ -217,24 +223,31 @@ fn quiet_leaf(board: &Board, turn: &Turn, me: Color, forced: bool) -> Option<i32
             return None;
         }
     }
-    evaluate_after(board, a, b, me).map(|v| -v)
+    board.evaluate_after(a, b, me).map(|v| -v)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::eval::{cell_values, chosen};
+    use crate::engine::models::Models;
+    use crate::rules::board::Board;
 
-    fn position(width: usize) -> (Board, Pairs) {
-        let mut board = Board::from_turns("JJ KKKJ IIHH LLML").unwrap();
-        board.set_cell_values(cell_values(chosen()));
+    fn position(width: usize) -> (Position, Pairs) {
+        let models = Models::embedded();
+        let board = Board::from_turns("JJ KKKJ IIHH LLML").unwrap();
+        let mut board = Position::new(board, &models.eval);
         let mut pairs = Pairs::new();
-        generate(&mut board, &mut pairs, width);
+        board.with_board(|b| generate(&models.ranking, b, &mut pairs, width));
         (board, pairs)
     }
 
     /// Every turn the picker hands out, with its index and leaf value.
-    fn picked(searcher: &mut Searcher, board: &mut Board, node: Node, table: Turn) -> Vec<Picked> {
+    fn picked(
+        searcher: &mut Searcher,
+        board: &mut Position,
+        node: Node,
+        table: Turn,
+    ) -> Vec<Picked> {
         let mut picker = MovePicker::new(node, Some(table));
         let mut out = Vec::new();
         loop {

@@ -5,13 +5,13 @@ use super::time::FALLING_SCORE;
 use super::{Report, Searcher, smp};
 use crate::engine::eval::{WIN, WIN_BOUND};
 use crate::engine::pairs::{Pairs, Situation};
+use crate::engine::position::Position;
 use crate::engine::solver::defence::{self, Guard, Verified};
 use crate::engine::solver::{SolveLimits, Verdict};
 use crate::engine::tunables::{
     CHOSEN_TURN_THREAT_NODES, ROOT_THREAT_DEPTH, ROOT_THREAT_NODES, ROOT_THREAT_TIME_SHARE,
     SAFETY_THREAT_NODES, SAFETY_TIME_SHARE,
 };
-use crate::rules::board::Board;
 use crate::rules::coord::Turn;
 use crate::rules::stones::PlaceTurn;
 use arrayvec::ArrayVec;
@@ -23,7 +23,7 @@ impl Searcher {
     /// at most. For the log; the board is left as it was.
     pub(super) fn principal_variation(
         &self,
-        board: &mut Board,
+        board: &mut Position,
         best: Turn,
         depth: u8,
     ) -> ArrayVec<Turn, 32> {
@@ -48,7 +48,7 @@ impl Searcher {
     /// of reach, then the main search over what survives.
     pub(super) fn think(
         &mut self,
-        board: &mut Board,
+        board: &mut Position,
         root: &mut Pairs,
         situation: Situation,
         report: &mut Report,
@@ -70,7 +70,9 @@ impl Searcher {
             .min(self.limits.hard)
             .mul_f64(SAFETY_TIME_SHARE);
         let deadline = Instant::now().checked_add(share);
-        let guard = defence::guard(&mut self.solver, board, root, situation, deadline);
+        let (solver, worth) = (&mut self.solver, &self.models.ranking);
+        let guard =
+            board.with_board(|b| defence::guard(solver, worth, b, root, situation, deadline));
         report.threat_time = threats_began.elapsed();
         report.best = root[0].1;
         if root.len() > 1 {
@@ -105,7 +107,7 @@ impl Searcher {
 
     /// A win by a threat sequence for the side to move, if the solver finds one in its
     /// share of the time.
-    fn own_threats(&mut self, board: &Board) -> Option<Turn> {
+    fn own_threats(&mut self, board: &Position) -> Option<Turn> {
         let share = self
             .limits
             .soft
@@ -132,7 +134,7 @@ impl Searcher {
     /// look, and time a move cap leaves unspent is lost.
     fn safe_choice(
         &mut self,
-        board: &mut Board,
+        board: &mut Position,
         root: &Pairs,
         verified: &Verified,
         chosen: Turn,
@@ -149,7 +151,10 @@ impl Searcher {
             } else {
                 SAFETY_THREAT_NODES
             };
-            match defence::loses_to_threats(&mut self.solver, board, &turn, nodes, deadline) {
+            let solver = &mut self.solver;
+            let loses =
+                board.with_board(|b| defence::loses_to_threats(solver, b, &turn, nodes, deadline));
+            match loses {
                 Some(true) => log::debug!("{turn} loses to a threat sequence"),
                 // Safe, or out of time to know: stop looking.
                 Some(false) | None => return turn,
@@ -161,7 +166,7 @@ impl Searcher {
     /// Iterative deepening over the root turns from depth `first` on.
     pub(super) fn deepen(
         &mut self,
-        board: &mut Board,
+        board: &mut Position,
         root: &mut Pairs,
         report: &mut Report,
         first: u8,
@@ -226,7 +231,7 @@ impl Searcher {
     /// end it between two turns: what was searched of it counts.
     fn search_root(
         &mut self,
-        board: &mut Board,
+        board: &mut Position,
         root: &mut Pairs,
         depth: u8,
         stable: u32,
@@ -274,7 +279,7 @@ impl Searcher {
     }
 
     /// A completed iteration: offered to the main thread when a helper did it, and logged.
-    fn completed(&self, board: &mut Board, report: &Report, depth: u8) {
+    fn completed(&self, board: &mut Position, report: &Report, depth: u8) {
         if self.helper
             && let Some(progress) = &self.progress
         {

@@ -14,7 +14,7 @@
 use super::tt::NO_CELL;
 use super::{Control, Limits, Report, SEARCH_STACK, Searcher};
 use crate::engine::pairs::Pairs;
-use crate::rules::board::Board;
+use crate::engine::position::Position;
 use crate::rules::coord::{Cell, Turn};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -81,7 +81,7 @@ impl Progress {
 
 /// One search's work for a helper.
 struct Job {
-    board: Board,
+    board: Position,
     root: Pairs,
     max_depth: u8,
     first: u8,
@@ -154,7 +154,7 @@ impl Searcher {
         self.helpers.clear();
         for index in 1..threads.max(1) {
             // Helpers never call the threat solver: a one-slot cache is enough.
-            let mut searcher = Searcher::on_table(Arc::clone(&self.tt), 1);
+            let mut searcher = Searcher::on_table(self.models.clone(), Arc::clone(&self.tt), 1);
             searcher.helper = true;
             match Helper::spawn(searcher, index) {
                 Ok(h) => self.helpers.push(h),
@@ -200,7 +200,7 @@ impl Searcher {
 
     /// Sets the helpers deepening over `root` until `stop_helpers`: they start before the
     /// threat phases, which only the main thread runs, so no core waits for the solver.
-    pub(super) fn start_helpers(&mut self, board: &Board, root: &Pairs) -> Option<Crew> {
+    pub(super) fn start_helpers(&mut self, board: &Position, root: &Pairs) -> Option<Crew> {
         if self.helpers.is_empty() {
             return None;
         }

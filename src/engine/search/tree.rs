@@ -5,12 +5,12 @@
 use super::Searcher;
 use super::movepick::{MovePicker, Next, Node, Picked};
 use super::tt::Bound;
-use crate::engine::eval::{WIN, WIN_BOUND, evaluate};
+use crate::engine::eval::{WIN, WIN_BOUND};
+use crate::engine::position::Position;
 use crate::engine::tunables::{
     LMR_LATE_TURN, LMR_LATER_MIN_DEPTH, LMR_LATER_TURN, LMR_MIN_DEPTH, LMR_REDUCTION,
     MAX_FORCED_EXTENSION, MAX_PLY,
 };
-use crate::rules::board::Board;
 use crate::rules::coord::Turn;
 use crate::rules::stones::PlaceTurn;
 use std::ops::ControlFlow;
@@ -41,7 +41,7 @@ impl Searcher {
     /// else cut off by the table, else its turns tried in the picker's order.
     pub(super) fn negamax(
         &mut self,
-        board: &mut Board,
+        board: &mut Position,
         depth: i32,
         ply: usize,
         mut alpha: i32,
@@ -123,7 +123,7 @@ impl Searcher {
     /// full board, a six the side to move completes at once, or the horizon of a position
     /// that need not block. Else the depth to search it to and whether it must block.
     #[inline]
-    fn settle(&self, board: &Board, depth: i32, ply: usize) -> ControlFlow<i32, (i32, bool)> {
+    fn settle(&self, board: &Position, depth: i32, ply: usize) -> ControlFlow<i32, (i32, bool)> {
         let me = board.side_to_move();
         let opp = me.other();
         if board.has_six(opp) {
@@ -142,7 +142,7 @@ impl Searcher {
             // turn further while extensions last.
             let extension_room = ply < self.iteration as usize + MAX_FORCED_EXTENSION;
             if !forced || !extension_room || ply + 1 >= MAX_PLY {
-                return ControlFlow::Break(evaluate(board, me));
+                return ControlFlow::Break(board.evaluate());
             }
             depth = 1;
         }
@@ -182,7 +182,7 @@ impl Searcher {
     #[inline]
     fn search_turn(
         &mut self,
-        board: &mut Board,
+        board: &mut Position,
         node: Node,
         index: usize,
         alpha: i32,

@@ -10,7 +10,8 @@
 //! The root turns are widened with stones in the zone, then every other root turn the time
 //! allows is checked; those that lose are dropped (unless all of them do).
 
-use crate::engine::pairs::{Pairs, Situation, add_pairs_through, cell_score};
+use crate::engine::pairs::{Pairs, Situation, add_pairs_through};
+use crate::engine::ranking::KeyWorth;
 use crate::engine::solver::zone::{CellSet, counter_reach, turn_reach};
 use crate::engine::solver::{SolveLimits, Solver, Verdict};
 use crate::engine::tunables::{
@@ -38,6 +39,7 @@ pub enum Guard {
 /// Keeps the root turns out of the opponent's threat sequences (see the module notes).
 pub fn guard(
     solver: &mut Solver,
+    worth: &KeyWorth,
     board: &mut Board,
     root: &mut Pairs,
     situation: Situation,
@@ -56,7 +58,7 @@ pub fn guard(
                     proof.length,
                     proof.zone.len()
                 );
-                widen(board, root, threat, &proof.zone);
+                widen(worth, board, root, threat, &proof.zone);
                 zone = Some(turn_reach(board.as_stones(), me, &proof.zone));
             }
             Verdict::Unknown => {}
@@ -73,15 +75,15 @@ pub fn guard(
 
 /// Adds root turns through the cells where a defence can start: the opponent's first turn,
 /// and the zone's cells that matter most to either side, paired with each other.
-fn widen(board: &Board, root: &mut Pairs, threat: Turn, zone: &CellSet) {
+fn widen(worth: &KeyWorth, board: &Board, root: &mut Pairs, threat: Turn, zone: &CellSet) {
     let me = board.side_to_move();
     for cell in threat.cells() {
-        add_pairs_through(board, me, cell, COUNTER_PARTNERS, root);
+        add_pairs_through(worth, board, me, cell, COUNTER_PARTNERS, root);
     }
     let mut ranked: ArrayVec<(i32, Cell), { crate::rules::coord::CELLS }> = zone
         .iter()
         .filter(|&c| board.is_empty(c))
-        .map(|c| (cell_score(board, c, me), c))
+        .map(|c| (worth.cell(board, c, me), c))
         .collect();
     ranked.sort_by_key(|&(score, c)| (std::cmp::Reverse(score), c));
     ranked.truncate(ZONE_CELLS_PAIRED);
@@ -340,10 +342,11 @@ mod tests {
         assert_eq!(found, Defences::Lost { undecided: 0 });
         let mut b = board.clone();
         let mut root = Pairs::new();
-        let situation = generate(&mut b, &mut root, ROOT_PAIRS);
+        let worth = KeyWorth::embedded();
+        let situation = generate(&worth, &mut b, &mut root, ROOT_PAIRS);
         let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
         // The guard widens the root with the opponent's proof zone, as in play.
-        let _ = guard(&mut solver, &mut b, &mut root, situation, None);
+        let _ = guard(&mut solver, &worth, &mut b, &mut root, situation, None);
         assert!(root.len() > 40);
         for &(_, turn) in root.iter() {
             assert_eq!(loses(&board, &turn, 200_000), Some(true), "{turn}");

@@ -1,0 +1,123 @@
+//! The search's position: the board (the game's facts) and the evaluator's state on it (what
+//! the model makes of them), moved together, so a stone placed is a stone the evaluation has
+//! seen. Reading the board goes through `Deref`; changing it only through `place` and
+//! `remove`, or `with_board` for stones a reader takes back at once.
+
+use crate::engine::eval::{EvalModel, Evaluator};
+use crate::rules::board::{Board, Color, PlaceTurn};
+use crate::rules::coord::Cell;
+use std::ops::Deref;
+
+#[derive(Clone)]
+pub struct Position {
+    board: Board,
+    evaluator: Evaluator,
+}
+
+impl Position {
+    /// `board` evaluated by `model`.
+    pub fn new(board: Board, model: &EvalModel) -> Position {
+        let evaluator = Evaluator::new(model, &board);
+        Position { board, evaluator }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Evaluation of this quiet position for the side to move (`Evaluator::evaluate`).
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        self.evaluator
+            .evaluate(&self.board, self.board.side_to_move())
+    }
+
+    /// The evaluation after `color` places stones on `a` and `b`, read without placing
+    /// them (`Evaluator::evaluate_after`).
+    #[inline]
+    pub fn evaluate_after(&self, a: Cell, b: Cell, color: Color) -> Option<i32> {
+        self.evaluator.evaluate_after(&self.board, a, b, color)
+    }
+
+    /// Runs `f` on the board alone, for stones it places and takes back before it returns
+    /// (the move generator's trial stones): the evaluator need not see them.
+    pub fn with_board<R>(&mut self, f: impl FnOnce(&mut Board) -> R) -> R {
+        let before = self.board.hash();
+        let out = f(&mut self.board);
+        assert_eq!(
+            self.board.hash(),
+            before,
+            "a reader left stones on the board"
+        );
+        out
+    }
+
+    /// Debug builds: the evaluator's sums must equal a fresh sum.
+    #[cfg(debug_assertions)]
+    fn check(&self) {
+        if crate::rules::board::debug_sample() {
+            let fresh = Evaluator::new(&self.evaluator.model(), &self.board);
+            assert_eq!(self.evaluator, fresh, "the evaluator's sums drifted");
+        }
+    }
+}
+
+impl Deref for Position {
+    type Target = Board;
+
+    #[inline]
+    fn deref(&self) -> &Board {
+        &self.board
+    }
+}
+
+impl PlaceTurn for Position {
+    #[inline]
+    fn place(&mut self, c: Cell, color: Color) {
+        self.board.place_observed(c, color, &mut self.evaluator);
+        #[cfg(debug_assertions)]
+        self.check();
+    }
+
+    #[inline]
+    fn remove(&mut self, c: Cell) {
+        self.board.remove_observed(c, &mut self.evaluator);
+        #[cfg(debug_assertions)]
+        self.check();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::Evaluation;
+    use crate::rules::coord::parse_cell;
+
+    /// Stones placed and removed through the position keep its evaluation that of a fresh
+    /// position on the same stones.
+    #[test]
+    fn the_evaluation_follows_the_stones() {
+        let model = EvalModel::embedded(Evaluation::Cells);
+        let mut pos = Position::new(Board::from_turns("JJ KKKJ").unwrap(), &model);
+        let start = pos.evaluate();
+        let turns = [("IIIH", Color::White), ("LLLM", Color::Black)];
+        for (turn, color) in turns {
+            let turn = crate::rules::coord::Turn::parse(turn).unwrap();
+            pos.place_turn(&turn, color);
+        }
+        let fresh = Position::new(pos.board().clone(), &model);
+        assert_eq!(pos.evaluate(), fresh.evaluate());
+        assert_ne!(pos.evaluate(), start);
+        for (turn, _) in turns.iter().rev() {
+            pos.remove_turn(&crate::rules::coord::Turn::parse(turn).unwrap());
+        }
+        assert_eq!(pos.evaluate(), start);
+        // A reader's trial stone is taken back before the evaluation is read.
+        let c = parse_cell("AA").unwrap();
+        pos.with_board(|b| {
+            b.place(c, Color::White);
+            b.remove(c);
+        });
+        assert_eq!(pos.evaluate(), start);
+    }
+}
