@@ -231,11 +231,16 @@ fn quiet_pairs(
                 .flatten()
                 .copied()
         });
+        // A ranked cell's score is known; it changes with `a` only along their common line.
         let candidates = ranked[..seconds]
             .iter()
-            .map(|&(_, c)| c)
-            .chain(line_cells.filter(|c| !ranked[..seconds].iter().any(|&(_, r)| r == *c)));
-        for b in candidates {
+            .map(|&(score, c)| (Some(score), c))
+            .chain(
+                line_cells
+                    .filter(|c| !ranked[..seconds].iter().any(|&(_, r)| r == *c))
+                    .map(|c| (None, c)),
+            );
+        for (known, b) in candidates {
             if b == a || !board.is_empty(b) {
                 continue;
             }
@@ -245,8 +250,12 @@ fn quiet_pairs(
             {
                 continue;
             }
+            let sb = match known {
+                Some(score) if alignment(b, a).is_none() => score,
+                _ => cell_score_after(worth, board, b, me, a),
+            };
             // Capacity covers every first stone with all its partners.
-            let _ = out.try_push((sa + cell_score_after(worth, board, b, me, a), ordered(a, b)));
+            let _ = out.try_push((sa + sb, ordered(a, b)));
         }
     }
     sort_and_trim(out, width);

@@ -363,7 +363,7 @@ impl Collector {
     }
 
     /// The best turns, most threats first, then most potential; ties in generation order.
-    fn finish(mut self) -> Attacks {
+    fn finish(&mut self) -> Attacks {
         self.all
             .sort_by_key(|x| std::cmp::Reverse((x.threats.min(3), x.potential)));
         let mut out = Attacks::new();
@@ -387,19 +387,22 @@ impl Collector {
 /// `single_threats`, only turns leaving two or more threats (a VCDT).
 pub fn forcing_turns(board: &mut Stones, attacker: Color, single_threats: bool) -> Attacks {
     let least = if single_threats { 1 } else { 2 };
-    collect(board, attacker, Collector::new(least)).finish()
+    let mut collector = Collector::new(least);
+    collect(board, attacker, &mut collector);
+    collector.finish()
 }
 
 /// A turn of the attacker's that leaves three or more threats (the defender cannot stop
 /// them all), if it has one: all that matters on the last turn of a line.
 pub fn unstoppable_turn(board: &mut Stones, attacker: Color) -> Option<Attack> {
-    collect(board, attacker, Collector::new(3))
-        .all
-        .first()
-        .copied()
+    let mut collector = Collector::new(3);
+    collect(board, attacker, &mut collector);
+    collector.all.first().copied()
 }
 
-fn collect(board: &mut Stones, attacker: Color, mut collector: Collector) -> Collector {
+/// Fills `collector` (by reference: its candidate list is kilobytes, too big to move about
+/// at every node).
+fn collect(board: &mut Stones, attacker: Color, collector: &mut Collector) {
     let defender = attacker.other();
     let before = Before::new(board, attacker);
     if board.has_threat_window(defender) {
@@ -415,14 +418,14 @@ fn collect(board: &mut Stones, attacker: Color, mut collector: Collector) -> Col
         for &x in &block.singles {
             collector.partners_of(board, attacker, x, &CellSet::new(), &before);
         }
-        return collector;
+        return;
     }
     // A stone in a window of three makes a threat; a pair of two such stones is met from
     // its smaller cell.
     let mut met = CellSet::new();
     for a in before.threes.iter() {
         if collector.done() {
-            return collector;
+            return;
         }
         collector.partners_of(board, attacker, a, &met, &before);
         met.insert(a);
@@ -432,7 +435,7 @@ fn collect(board: &mut Stones, attacker: Color, mut collector: Collector) -> Col
     // never unstoppable: its threat windows all lie along one line and hold both stones,
     // so a blocker on each side of the pair (or one between them) stops them all.
     if collector.unstoppable_only() {
-        return collector;
+        return;
     }
     let mut empties = ArrayVec::<Cell, WINDOW>::new();
     for w in windows_in(board.open_windows(attacker)) {
@@ -452,10 +455,9 @@ fn collect(board: &mut Stones, attacker: Color, mut collector: Collector) -> Col
             }
         }
         if collector.done() {
-            return collector;
+            return;
         }
     }
-    collector
 }
 
 /// `turn` as an attack of `attacker` here, if it is one: its cells empty, leaving the
