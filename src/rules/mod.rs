@@ -2,7 +2,6 @@
 //! rules, line patterns and threat windows. It knows nothing of search, records or I/O and
 //! imports nothing else of the crate.
 
-pub mod after;
 pub mod board;
 pub mod cells;
 pub mod coord;

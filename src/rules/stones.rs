@@ -340,31 +340,6 @@ impl Stones {
         color: Color,
         mut change: impl FnMut(u8, u8, u8) -> Option<i32>,
     ) -> Option<i32> {
-        // Only the windows of the line `a` and `b` share can hold both.
-        let shared = line_offset(a, b).map(|(d, _)| d);
-        let mut sum = 0;
-        for d in 0..4 {
-            if shared == Some(d) {
-                sum += self.windows_on_line_after(a, Some(b), d, color, &mut change)?;
-            } else {
-                sum += self.windows_on_line_after(a, None, d, color, &mut change)?;
-                sum += self.windows_on_line_after(b, None, d, color, &mut change)?;
-            }
-        }
-        Some(sum)
-    }
-
-    /// `sum_windows_after` over the windows along direction `d` through `a`, and through
-    /// `b` when given (a cell of the same line), each window once.
-    #[inline]
-    pub fn windows_on_line_after(
-        &self,
-        a: Cell,
-        b: Option<Cell>,
-        d: usize,
-        color: Color,
-        mut change: impl FnMut(u8, u8, u8) -> Option<i32>,
-    ) -> Option<i32> {
         let g = &*GEOMETRY;
         let me = color.index();
         let mut sum = 0;
@@ -373,8 +348,10 @@ impl Stones {
             sum += change(stones[me], stones[1 - me], added)?;
             Some(())
         };
-        match b {
-            Some(b) => {
+        // Only the windows of the line `a` and `b` share can hold both.
+        let shared = line_offset(a, b).map(|(d, _)| d);
+        for d in 0..4 {
+            if shared == Some(d) {
                 for &w in g.line_windows_of(a, d) {
                     let both = g.window_cells[w as usize].contains(&b);
                     add(w, 1 + both as u8)?;
@@ -384,9 +361,11 @@ impl Stones {
                         add(w, 1)?;
                     }
                 }
-            }
-            None => {
+            } else {
                 for &w in g.line_windows_of(a, d) {
+                    add(w, 1)?;
+                }
+                for &w in g.line_windows_of(b, d) {
                     add(w, 1)?;
                 }
             }
