@@ -1,35 +1,20 @@
-//! `connect6 tune fit-games GAMES` and `connect6 tune fit DATA`: the hand evaluation's
-//! tables fitted on the quiet positions of a games file (`tune records`) or of a self-play
-//! data set (`tune games`), every M-th game held out and the scale K fitted with the current
-//! table unless given, printed as Rust source. The engine's tables are fitted with
+//! `connect6 tune fit-games GAMES`: the hand evaluation's tables fitted on the quiet
+//! positions of a games file (`tune records`, `tune selfplay`), every M-th game held out and
+//! the scale K fitted with the current table unless given, printed as Rust source. The
+//! engine's tables are fitted with
 //! `connect6 tune fit-games tests/data/fit-games.txt --k 0.005122` (`ENGINE_TABLE_K`).
 
-use super::{FITTED, FITTED_WINDOWS, LAMBDA, Weights, read_samples, run_fit, table_source};
+use super::{FITTED, FITTED_WINDOWS, LAMBDA, Weights, run_fit, table_source};
 use crate::tuning::HOLDOUT_EVERY;
 use crate::tuning::args::{non_negative, positive};
 use crate::tuning::games::read_games;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct FitGamesArgs {
-    /// A games file (`tune records`).
+    /// A games file (`tune records`, `tune selfplay`).
     #[arg(value_name = "GAMES")]
     pub games: PathBuf,
-    #[command(flatten)]
-    pub fit: FitOptions,
-}
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct FitArgs {
-    /// A self-play data set (`tune games`).
-    #[arg(value_name = "DATA")]
-    pub data: PathBuf,
-    #[command(flatten)]
-    pub fit: FitOptions,
-}
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct FitOptions {
     /// Hold out the positions of every M-th game, to measure the fit on (0: none).
     #[arg(long, value_name = "M", default_value_t = HOLDOUT_EVERY)]
     pub holdout: usize,
@@ -43,25 +28,10 @@ pub struct FitOptions {
 }
 
 /// `tune fit-games`.
-pub fn fit_games(a: &FitGamesArgs) -> Result<(), String> {
-    fit(&a.fit, &a.games, true)
-}
-
-/// `tune fit`.
-pub fn fit_data(a: &FitArgs) -> Result<(), String> {
-    fit(&a.fit, &a.data, false)
-}
-
-/// Fits on a self-play data set (`games` false) or on a games file.
-fn fit(options: &FitOptions, path: &Path, games: bool) -> Result<(), String> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-    let (samples, skipped) = if games {
-        read_games(&text)
-    } else {
-        read_samples(&text)
-    }
-    .map_err(|e| format!("{shown}: {e}"))?;
+pub fn fit_games(options: &FitGamesArgs) -> Result<(), String> {
+    let shown = options.games.display();
+    let text = std::fs::read_to_string(&options.games).map_err(|e| format!("{shown}: {e}"))?;
+    let (samples, skipped) = read_games(&text).map_err(|e| format!("{shown}: {e}"))?;
     if samples.is_empty() {
         return Err(format!("{shown}: no quiet positions"));
     }
@@ -131,15 +101,18 @@ mod tests {
         let f: FitGamesArgs = parse("g.txt --k 0.005122").unwrap();
         assert_eq!(f.games, PathBuf::from("g.txt"));
         assert_eq!(
-            (f.fit.holdout, f.fit.lambda, f.fit.k),
+            (f.holdout, f.lambda, f.k),
             (HOLDOUT_EVERY, LAMBDA, Some(0.005122))
         );
-        let f: FitArgs = parse("d.txt --holdout 0").unwrap();
-        assert_eq!(
-            (f.data, f.fit.holdout, f.fit.k),
-            (PathBuf::from("d.txt"), 0, None)
-        );
-        refused::<FitArgs>(&["", "d --k 0", "d --k nan", "d --k -1", "d --lambda -0.1"]);
-        refused::<FitGamesArgs>(&["", "g --holdout -1"]);
+        let f: FitGamesArgs = parse("g.txt --holdout 0").unwrap();
+        assert_eq!((f.holdout, f.k), (0, None));
+        refused::<FitGamesArgs>(&[
+            "",
+            "g --holdout -1",
+            "g --k 0",
+            "g --k nan",
+            "g --k -1",
+            "g --lambda -0.1",
+        ]);
     }
 }
