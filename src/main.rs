@@ -7,9 +7,10 @@
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use connect6::arena::seconds;
 use connect6::engine::models::ModelArgs;
+use connect6::engine::search::DEFAULT_MAX_DEPTH;
 use connect6::protocol::baselines::{GreedyPlayer, RandomPlayer};
 use connect6::protocol::options_file;
-use connect6::protocol::player::{DEFAULT_MAX_DEPTH, Engine};
+use connect6::protocol::player::Engine;
 use connect6::protocol::session::{Player, Session, serve};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
