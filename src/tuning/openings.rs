@@ -243,10 +243,10 @@ mod tests {
     }
 
     fn openings_of(text: &str) -> Vec<String> {
-        crate::arena::openings::parse(text)
+        crate::record::openings::parse(text)
             .expect("the openings file parses")
             .iter()
-            .map(crate::arena::Opening::text)
+            .map(crate::record::openings::Opening::text)
             .collect()
     }
 

@@ -263,7 +263,7 @@ pub struct SelfPlayArgs {
 /// `tune selfplay`: plays the self-play games and writes them as a games file.
 pub fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
     a.models.apply()?;
-    let openings = crate::arena::openings::load(&a.openings).map_err(|e| e.to_string())?;
+    let openings = crate::record::openings::load(&a.openings).map_err(|e| e.to_string())?;
     let threads = worker_threads(a.threads);
     let config = SelfPlayConfig {
         games: a.games,

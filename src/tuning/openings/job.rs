@@ -99,10 +99,10 @@ fn write_openings<'a>(
 pub fn replies(a: &RepliesArgs) -> Result<(), String> {
     let (per, depth, from) = (a.replies, a.balance_depth, a.from.display());
     let text = std::fs::read_to_string(&a.from).map_err(|e| format!("{from}: {e}"))?;
-    let base: Vec<String> = crate::arena::openings::parse(&text)
+    let base: Vec<String> = crate::record::openings::parse(&text)
         .map_err(|e| format!("{from}: {e}"))?
         .iter()
-        .map(crate::arena::Opening::text)
+        .map(crate::record::openings::Opening::text)
         .collect();
     let began = Instant::now();
     let list = black_replies(&base, per, depth);
