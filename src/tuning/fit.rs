@@ -462,7 +462,6 @@ mod tests {
     use super::*;
     use crate::engine::eval::evaluate;
     use crate::rng::Rng;
-    use crate::tuning::games::read_games;
 
     #[test]
     fn the_model_is_the_engines_evaluation() {
@@ -535,41 +534,6 @@ mod tests {
         // With the truth's weights the best scale is near the truth's scale.
         let fitted_k = fit_k(&samples, &truth);
         assert!((fitted_k / k - 1.0).abs() < 0.1, "k {fitted_k}");
-    }
-
-    /// The whole pipeline on the first 300 match games: positions, fit, table.
-    #[test]
-    fn pipeline_on_a_small_games_file() {
-        let text = include_str!("../../tests/data/fit-games.txt");
-        let head: Vec<&str> = text.lines().take(301).collect();
-        let (samples, skipped) = read_games(&head.join("\n")).unwrap();
-        assert!(
-            samples.len() > 1000 && skipped > 0,
-            "{} {skipped}",
-            samples.len()
-        );
-        let report = run_fit(&samples, 0, 1e-4, None);
-        assert_eq!(report.train, samples.len());
-        assert!(
-            report.k > 0.0,
-            "a better eval means more wins: k {}",
-            report.k
-        );
-        assert!(report.train_after <= report.train_before);
-        let zero = loss(&samples, &Weights::without_fitted(), report.k);
-        assert!(report.train_after < zero.min(std::f64::consts::LN_2));
-        let source = table_source(&report.weights);
-        let table = parse_table(&source).unwrap();
-        assert_eq!(table, report.weights.rounded());
-        // Classes and windows not fitted keep their values.
-        for p in [0, 5, 6, 7, 8, 9] {
-            assert_eq!(table.to_move[p], TO_MOVE_PATTERN[p]);
-            assert_eq!(table.waiting[p], WAITING_PATTERN[p]);
-        }
-        for k in [0, 4, 5, 6] {
-            assert_eq!(table.to_move_window[k], TO_MOVE_WINDOW[k]);
-            assert_eq!(table.waiting_window[k], WAITING_WINDOW[k]);
-        }
     }
 
     #[test]

@@ -94,7 +94,11 @@ pub fn fit_games(options: &FitGamesArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::tunables::{
+        TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW,
+    };
     use crate::tuning::args::tests::{parse, refused};
+    use crate::tuning::fit::{loss, parse_table};
 
     #[test]
     fn the_fits_parse_with_their_defaults_and_refuse_bad_numbers() {
@@ -114,5 +118,40 @@ mod tests {
             "g --k -1",
             "g --lambda -0.1",
         ]);
+    }
+
+    /// The whole pipeline on the first 300 match games: positions, fit, table.
+    #[test]
+    fn pipeline_on_a_small_games_file() {
+        let text = include_str!("../../../tests/data/fit-games.txt");
+        let head: Vec<&str> = text.lines().take(301).collect();
+        let (samples, skipped) = read_games(&head.join("\n")).unwrap();
+        assert!(
+            samples.len() > 1000 && skipped > 0,
+            "{} {skipped}",
+            samples.len()
+        );
+        let report = run_fit(&samples, 0, 1e-4, None);
+        assert_eq!(report.train, samples.len());
+        assert!(
+            report.k > 0.0,
+            "a better eval means more wins: k {}",
+            report.k
+        );
+        assert!(report.train_after <= report.train_before);
+        let zero = loss(&samples, &Weights::without_fitted(), report.k);
+        assert!(report.train_after < zero.min(std::f64::consts::LN_2));
+        let source = table_source(&report.weights);
+        let table = parse_table(&source).unwrap();
+        assert_eq!(table, report.weights.rounded());
+        // Classes and windows not fitted keep their values.
+        for p in [0, 5, 6, 7, 8, 9] {
+            assert_eq!(table.to_move[p], TO_MOVE_PATTERN[p]);
+            assert_eq!(table.waiting[p], WAITING_PATTERN[p]);
+        }
+        for k in [0, 4, 5, 6] {
+            assert_eq!(table.to_move_window[k], TO_MOVE_WINDOW[k]);
+            assert_eq!(table.waiting_window[k], WAITING_WINDOW[k]);
+        }
     }
 }
