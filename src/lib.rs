@@ -22,6 +22,9 @@ pub mod record;
 /// The one seeded random generator: a leaf utility every layer may use.
 pub mod rng;
 pub mod rules;
+/// Seconds from text, as the engine, the protocol, the match and the browser board take
+/// them: a leaf every layer may use.
+pub mod seconds;
 pub mod tools;
 /// Fitting the evaluation and making openings (`connect6 tune`).
 #[cfg(feature = "tune")]
