@@ -10,7 +10,8 @@
 //! `gui` and `tuning` are behind the Cargo features `gui` and `tune`, on by default: no layer
 //! below them may import them, so the engine builds without them.
 //!
-//! `tests/layers.rs` checks the rule and that no import circle forms.
+//! `tests/layers.rs` checks the rule, that no import circle forms, and that the rules import
+//! nothing but themselves (and `rng`) and hold no learned model.
 
 pub mod arena;
 pub mod engine;
@@ -22,6 +23,9 @@ pub mod record;
 /// The one seeded random generator: a leaf utility every layer may use.
 pub mod rng;
 pub mod rules;
+/// Seconds from text, as the engine, the protocol, the match and the browser board take
+/// them: a leaf every layer may use.
+pub mod seconds;
 pub mod tools;
 /// Fitting the evaluation and making openings (`connect6 tune`).
 #[cfg(feature = "tune")]

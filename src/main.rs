@@ -5,11 +5,11 @@
 //! code and whose `main` returns the exit code.
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use connect6::arena::seconds;
 use connect6::engine::models::ModelArgs;
+use connect6::engine::search::DEFAULT_MAX_DEPTH;
 use connect6::protocol::baselines::{GreedyPlayer, RandomPlayer};
 use connect6::protocol::options_file;
-use connect6::protocol::player::{DEFAULT_MAX_DEPTH, Engine};
+use connect6::protocol::player::Engine;
 use connect6::protocol::session::{Player, Session, serve};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -61,10 +61,10 @@ struct EngineArgs {
     #[arg(long, value_parser = engine_name)]
     name: Option<String>,
     /// Per-move cap in seconds, start-up included.
-    #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = connect6::seconds::option, allow_negative_numbers = true)]
     move_time: Duration,
     /// Budget in seconds for a whole game, spread over its moves [default: none].
-    #[arg(long, value_name = "SECS", value_parser = seconds, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", value_parser = connect6::seconds::option, allow_negative_numbers = true)]
     game_time: Option<Duration>,
     /// Search at most N turns deep (1..=60).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH,

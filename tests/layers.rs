@@ -3,370 +3,36 @@
 //! and no file reaches, through its imports, back to itself. Unit tests count: a test in
 //! `rules` that reached into `engine` would tie the layers as much as the code does.
 //!
-//! The source is read as tokens (comments and literals dropped) and every `use` tree is parsed
-//! whole: nested groups, `self`, `super::super::..` counted from the module the line is in
-//! (inline `mod tests { .. }` included), relative paths to child modules, and `crate::`,
-//! `super::` and `self::` paths written in expressions.
+//! The rules are the game's facts: they import nothing from the crate but the rules (and the
+//! seeded generator their hash keys come from), and hold no learned model: no embedded file
+//! and no static that is not one of the game's own tables. The openings files games start
+//! from are records, read by the match and the tuning alike.
+//!
+//! `reader` reads the imports from the source.
 
+#[path = "layers/reader.rs"]
+mod reader;
+
+use reader::{Crate, Tok, layer_of, read_crate, real_crate, sources, tokens};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Each layer and the layers it may import (besides itself and the leaf `rng`).
+/// Leaf utilities: they import nothing from the crate, and every layer may import them.
+const LEAVES: &[&str] = &["rng", "seconds"];
+
+/// Each layer and the layers it may import (besides itself and the `LEAVES`).
 const LAYERS: &[(&str, &[&str])] = &[
     ("rules", &[]),
     ("engine", &["rules"]),
     ("protocol", &["rules", "engine"]),
     ("record", &["rules"]),
     ("arena", &["rules", "record"]),
-    ("tools", &["rules", "engine", "protocol", "record"]),
-    ("tuning", &["rules", "engine", "record", "arena", "tools"]),
+    ("tools", &["rules", "engine", "record"]),
+    ("tuning", &["rules", "engine", "record"]),
     ("gui", &["rules", "record", "arena", "tools"]),
     ("rng", &[]),
+    ("seconds", &[]),
 ];
-
-/// Every `.rs` file under `dir`, with its text.
-fn sources(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
-    for entry in std::fs::read_dir(dir).expect("src is readable").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let text = std::fs::read_to_string(&path).expect("source is UTF-8");
-            out.push((path, text));
-        }
-    }
-}
-
-/// A file's module path: `src/engine/search/mod.rs` is `engine::search`.
-fn module_of(src: &Path, file: &Path) -> Vec<String> {
-    let rel = file
-        .strip_prefix(src)
-        .expect("under src")
-        .with_extension("");
-    let mut parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
-        parts.pop();
-    }
-    parts
-}
-
-// ---------------------------------------------------------------------------------------
-// Tokens.
-
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Ident(String),
-    /// `::`
-    Path,
-    Punct(char),
-}
-
-/// The source's identifiers and punctuation, without comments, strings, characters and
-/// numbers (a `crate::` in a doc comment or a string is no import).
-fn tokens(text: &str) -> Vec<Tok> {
-    let s: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let ident_char = |c: char| c.is_alphanumeric() || c == '_';
-    while i < s.len() {
-        let c = s[i];
-        let next = s.get(i + 1).copied();
-        if c.is_whitespace() {
-            i += 1;
-        } else if c == '/' && next == Some('/') {
-            while i < s.len() && s[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && next == Some('*') {
-            let mut depth = 0;
-            while i < s.len() {
-                if s[i] == '/' && s.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    i += 2;
-                } else if s[i] == '*' && s.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-        } else if c == '"' {
-            i += 1;
-            while i < s.len() && s[i] != '"' {
-                i += if s[i] == '\\' { 2 } else { 1 };
-            }
-            i += 1;
-        } else if c == '\'' {
-            // A character literal, or a lifetime (which is skipped as a plain identifier).
-            if next == Some('\\') {
-                i += 2;
-                while i < s.len() && s[i] != '\'' {
-                    i += 1;
-                }
-                i += 1;
-            } else if s.get(i + 2) == Some(&'\'') {
-                i += 3;
-            } else {
-                i += 1;
-            }
-        } else if ident_char(c) {
-            let start = i;
-            while i < s.len() && ident_char(s[i]) {
-                i += 1;
-            }
-            let word: String = s[start..i].iter().collect();
-            // Raw and byte strings: `r"..."`, `r#"..."#`, `b"..."`, `br#"..."#`.
-            let hashes = s[i..].iter().take_while(|&&h| h == '#').count();
-            if matches!(word.as_str(), "r" | "br" | "b" | "rb")
-                && s.get(i + hashes) == Some(&'"')
-                && (hashes == 0 || word.contains('r'))
-            {
-                if word.contains('r') {
-                    let close: String = std::iter::once('"')
-                        .chain(std::iter::repeat_n('#', hashes))
-                        .collect();
-                    let rest: String = s[i + hashes + 1..].iter().collect();
-                    let end = rest.find(&close).map_or(rest.len(), |e| e + close.len());
-                    i += hashes + 1 + rest[..end].chars().count();
-                } else {
-                    i += 1;
-                    while i < s.len() && s[i] != '"' {
-                        i += if s[i] == '\\' { 2 } else { 1 };
-                    }
-                    i += 1;
-                }
-            } else if !word.starts_with(|d: char| d.is_ascii_digit()) {
-                out.push(Tok::Ident(word));
-            }
-        } else if c == ':' && next == Some(':') {
-            out.push(Tok::Path);
-            i += 2;
-        } else {
-            out.push(Tok::Punct(c));
-            i += 1;
-        }
-    }
-    out
-}
-
-// ---------------------------------------------------------------------------------------
-// `use` trees and paths.
-
-/// Parses one use tree at `toks[*i..]` under `prefix`, pushing every full path it names
-/// (`a::{b, c::{d, self}, e::*}` gives `a::b`, `a::c::d`, `a::c`, `a::e`).
-fn use_tree(toks: &[Tok], i: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
-    let mut path = prefix;
-    loop {
-        match toks.get(*i) {
-            Some(Tok::Path) => *i += 1, // a leading `::`
-            Some(Tok::Punct('{')) => {
-                *i += 1;
-                loop {
-                    match toks.get(*i) {
-                        Some(Tok::Punct('}')) => {
-                            *i += 1;
-                            return;
-                        }
-                        Some(Tok::Punct(',')) => *i += 1,
-                        None => return,
-                        Some(_) => use_tree(toks, i, path.clone(), out),
-                    }
-                }
-            }
-            Some(Tok::Punct('*')) => {
-                *i += 1;
-                out.push(path);
-                return;
-            }
-            Some(Tok::Ident(name)) if name == "self" && !path.is_empty() => {
-                *i += 1;
-                out.push(path);
-                return;
-            }
-            Some(Tok::Ident(name)) => {
-                path.push(name.clone());
-                *i += 1;
-                if toks.get(*i) == Some(&Tok::Path) {
-                    *i += 1;
-                    continue;
-                }
-                if toks.get(*i) == Some(&Tok::Ident("as".into())) {
-                    *i += 2; // the alias names nothing new
-                }
-                out.push(path);
-                return;
-            }
-            _ => return,
-        }
-    }
-}
-
-/// What a file names.
-#[derive(Default)]
-struct Named {
-    /// Each path with the module it is written in: every `use` tree's leaves, and each
-    /// `crate::`, `super::` or `self::` path in the code.
-    paths: Vec<(Vec<String>, Vec<String>)>,
-    /// The file's inline modules (`mod tests { .. }`), as module paths.
-    inline: BTreeSet<Vec<String>>,
-}
-
-fn named_paths(module: &[String], text: &str) -> Named {
-    let toks = tokens(text);
-    let mut found = Named::default();
-    // Inline modules (`mod tests { .. }`) open at these brace depths.
-    let mut inline: Vec<(String, usize)> = Vec::new();
-    let mut depth = 0;
-    let mut i = 0;
-    let here = |inline: &[(String, usize)]| -> Vec<String> {
-        module
-            .iter()
-            .cloned()
-            .chain(inline.iter().map(|(m, _)| m.clone()))
-            .collect()
-    };
-    while i < toks.len() {
-        match &toks[i] {
-            Tok::Punct('{') => depth += 1,
-            Tok::Punct('}') => {
-                depth -= 1;
-                if inline.last().is_some_and(|(_, d)| *d == depth) {
-                    inline.pop();
-                }
-            }
-            Tok::Ident(w) if w == "mod" => {
-                if let (Some(Tok::Ident(name)), Some(Tok::Punct('{'))) =
-                    (toks.get(i + 1), toks.get(i + 2))
-                {
-                    inline.push((name.clone(), depth));
-                    found.inline.insert(here(&inline));
-                    depth += 1;
-                    i += 3;
-                    continue;
-                }
-            }
-            // `use` ends a path's previous token; `impl Trait + use<'a>` is no import.
-            Tok::Ident(w) if w == "use" && toks.get(i + 1) != Some(&Tok::Punct('<')) => {
-                i += 1;
-                let mut paths = Vec::new();
-                use_tree(&toks, &mut i, Vec::new(), &mut paths);
-                let at = here(&inline);
-                found
-                    .paths
-                    .extend(paths.into_iter().map(|p| (at.clone(), p)));
-                continue;
-            }
-            Tok::Ident(w)
-                if matches!(w.as_str(), "crate" | "super" | "self")
-                    && toks.get(i + 1) == Some(&Tok::Path)
-                    && (i == 0 || toks[i - 1] != Tok::Path) =>
-            {
-                let mut path = vec![w.clone()];
-                i += 1;
-                while toks.get(i) == Some(&Tok::Path) {
-                    match toks.get(i + 1) {
-                        Some(Tok::Ident(seg)) => path.push(seg.clone()),
-                        _ => break,
-                    }
-                    i += 2;
-                }
-                found.paths.push((here(&inline), path));
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    found
-}
-
-/// The absolute module path `path` names when written in module `at`, or `None` for a path
-/// outside the crate (`std::..`, a dependency).
-fn absolute(
-    at: &[String],
-    path: &[String],
-    is_module: impl Fn(&[String]) -> bool,
-) -> Option<Vec<String>> {
-    let first = path.first()?;
-    match first.as_str() {
-        "crate" => Some(path[1..].to_vec()),
-        "self" => Some(at.iter().chain(&path[1..]).cloned().collect()),
-        "super" => {
-            let ups = path.iter().take_while(|s| *s == "super").count();
-            let base = at.get(..at.len().checked_sub(ups)?)?;
-            Some(base.iter().chain(&path[ups..]).cloned().collect())
-        }
-        _ => {
-            // A relative path starts with a child module of the module it is written in.
-            let child: Vec<String> = at.iter().chain([first]).cloned().collect();
-            is_module(&child).then(|| at.iter().chain(path).cloned().collect())
-        }
-    }
-}
-
-struct Crate {
-    /// Module path -> file.
-    files: BTreeMap<Vec<String>, PathBuf>,
-    /// File -> the files it imports from.
-    imports: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
-}
-
-/// The crate made of `all` (files under `src`, with their text), `main.rs` left out.
-fn read_crate(src: &Path, all: &[(PathBuf, String)]) -> Crate {
-    let all: Vec<&(PathBuf, String)> = all
-        .iter()
-        .filter(|(p, _)| !p.ends_with("main.rs"))
-        .collect();
-    let files: BTreeMap<Vec<String>, PathBuf> = all
-        .iter()
-        .map(|(p, _)| (module_of(src, p), p.clone()))
-        .collect();
-    // The longest module prefix of a path that is a file.
-    let resolve = |path: &[String]| {
-        (0..=path.len())
-            .rev()
-            .find_map(|k| files.get(&path[..k]).cloned())
-    };
-    let mut imports = BTreeMap::new();
-    for (file, text) in all {
-        let module = module_of(src, file);
-        let mut targets = BTreeSet::new();
-        let named = named_paths(&module, text);
-        for (at, path) in named.paths {
-            // A child module is a file, or an inline module of this file.
-            let is_module = |m: &[String]| files.contains_key(m) || named.inline.contains(m);
-            if let Some(full) = absolute(&at, &path, is_module) {
-                targets.extend(resolve(&full));
-            }
-        }
-        targets.remove(file);
-        imports.insert(file.clone(), targets);
-    }
-    Crate { files, imports }
-}
-
-fn real_crate() -> Crate {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = Vec::new();
-    sources(&src, &mut all);
-    read_crate(&src, &all)
-}
-
-fn layer_of(c: &Crate, file: &Path) -> String {
-    let module = c
-        .files
-        .iter()
-        .find(|(_, f)| f.as_path() == file)
-        .map(|(m, _)| m.clone())
-        .unwrap_or_default();
-    module.first().cloned().unwrap_or_default()
-}
 
 /// Every import against `LAYERS`, as `FILE imports FILE`.
 fn layer_violations(c: &Crate) -> Vec<String> {
@@ -383,7 +49,7 @@ fn layer_violations(c: &Crate) -> Vec<String> {
             .1;
         for target in targets {
             let to = layer_of(c, target);
-            if to != layer && to != "rng" && !allowed.contains(&to.as_str()) {
+            if to != layer && !LEAVES.contains(&to.as_str()) && !allowed.contains(&to.as_str()) {
                 wrong.push(format!("{} imports {}", file.display(), target.display()));
             }
         }
@@ -568,4 +234,230 @@ fn a_planted_import_circle_is_reported() {
     ));
     let cycle = import_circle(&planted(&files)).expect("a circle");
     assert_eq!(cycle.len(), 2, "{cycle:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// The rules: the game's facts alone.
+
+/// What the rules may import besides themselves: the crate's seeded generator, which draws
+/// the position hash's keys (`rules/stones.rs`). No other leaf, and no layer.
+const RULES_MAY_IMPORT: &[&str] = &["rng"];
+
+/// Every import of a `rules` file from outside the rules and `RULES_MAY_IMPORT`.
+fn rules_imports_outside(c: &Crate) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (file, targets) in &c.imports {
+        if layer_of(c, file) != "rules" {
+            continue;
+        }
+        for target in targets {
+            let to = layer_of(c, target);
+            if to != "rules" && !RULES_MAY_IMPORT.contains(&to.as_str()) {
+                wrong.push(format!("{} imports {}", file.display(), target.display()));
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn rules_import_nothing_but_the_rules() {
+    let c = real_crate();
+    let wrong = rules_imports_outside(&c);
+    assert!(wrong.is_empty(), "the rules import:\n{}", wrong.join("\n"));
+}
+
+/// The statics the rules may hold: tables of the game's own facts, computed from the rules
+/// alone. A static not listed here is taken for a model's (a learned table has no place in
+/// the rules): list a new fact with what it is.
+const RULES_STATICS: &[(&str, &str)] = &[
+    (
+        "GEOMETRY",
+        "the board's lines and each cell's neighbours along them",
+    ),
+    ("PATTERNS", "each line key's pattern class"),
+    ("EMPTY_KEYS", "the line keys of the empty board"),
+    ("EMPTY_CODES", "the cell codes of the empty board"),
+    (
+        "FILLED_SLOTS",
+        "each line key's neighbour slots that hold a stone or the edge",
+    ),
+    ("ZOBRIST", "the position hash's key of each stone"),
+    ("CALLS", "debug builds' sampling counter (`debug_sample`)"),
+];
+
+/// The names of the static items of `text` (`static NAME:`, `static mut NAME:`; a
+/// `&'static` type is no item).
+fn static_items(text: &str) -> Vec<String> {
+    let toks = tokens(text);
+    let mut names = Vec::new();
+    for (i, tok) in toks.iter().enumerate() {
+        if *tok != Tok::Ident("static".into()) {
+            continue;
+        }
+        let mut j = i + 1;
+        if toks.get(j) == Some(&Tok::Ident("mut".into())) {
+            j += 1;
+        }
+        if let (Some(Tok::Ident(name)), Some(Tok::Punct(':'))) = (toks.get(j), toks.get(j + 1)) {
+            names.push(name.clone());
+        }
+    }
+    names
+}
+
+/// What in the `rules` files of `files` (path under `src`, text) looks like a learned model:
+/// an embedded file (`include_bytes!`, `include_str!`), or a static not in `RULES_STATICS`.
+fn models_in_rules(files: &[(PathBuf, String)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (path, text) in files {
+        if !path.components().any(|c| c.as_os_str() == "rules") {
+            continue;
+        }
+        let toks = tokens(text);
+        for pair in toks.windows(2) {
+            if let [Tok::Ident(name), Tok::Punct('!')] = pair
+                && (name == "include_bytes" || name == "include_str")
+            {
+                found.push(format!("{} embeds a file ({name}!)", path.display()));
+            }
+        }
+        for name in static_items(text) {
+            let fact = RULES_STATICS.iter().any(|(n, _)| *n == name);
+            if !fact {
+                found.push(format!("{} holds static {name}", path.display()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn rules_hold_no_learned_model() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src.join("rules"), &mut files);
+    let found = models_in_rules(&files);
+    assert!(
+        found.is_empty(),
+        "a model in the rules (or a fact static not in RULES_STATICS):\n{}",
+        found.join("\n")
+    );
+    let statics: BTreeSet<String> = files.iter().flat_map(|(_, t)| static_items(t)).collect();
+    // The check reads the real statics: the board's geometry is one.
+    assert!(statics.contains("GEOMETRY"), "{statics:?}");
+}
+
+#[test]
+fn a_planted_model_or_import_in_the_rules_is_reported() {
+    let rules = |text: &str| {
+        vec![(
+            PathBuf::from("/planted/src/rules/cells.rs"),
+            text.to_string(),
+        )]
+    };
+    // Facts, a borrowed `&'static` table, and `static` in comments and strings are clean.
+    let clean = "pub static GEOMETRY: Lazy<G> = Lazy::new(build);\n\
+                 pub struct Board { keys: &'static [u16] }\n\
+                 fn keys() -> &'static [u16] { &[] }\n\
+                 // static WEIGHTS: [i16; 4] is only named in a comment\n\
+                 const S: &str = \"static WEIGHTS: [i16; 4] = include_bytes!(x)\";\n";
+    assert_eq!(models_in_rules(&rules(clean)), Vec::<String>::new());
+    let bad = [
+        (
+            "static CELL_WEIGHTS: [i16; 4] = [1, 2, 3, 4];",
+            "holds static CELL_WEIGHTS",
+        ),
+        (
+            "pub static mut LEARNED: [i16; 2] = [0, 0];",
+            "holds static LEARNED",
+        ),
+        (
+            "thread_local!(static NET: Vec<i16> = Vec::new());",
+            "holds static NET",
+        ),
+        (
+            "const NET: &[u8] = include_bytes!(\"net.bin\");",
+            "embeds a file (include_bytes!)",
+        ),
+        (
+            "const T: &str = include_str!(\"values.txt\");",
+            "embeds a file (include_str!)",
+        ),
+    ];
+    for (text, what) in bad {
+        let found = models_in_rules(&rules(text));
+        assert_eq!(found.len(), 1, "{text}: {found:?}");
+        assert!(found[0].ends_with(what), "{text}: {found:?}");
+    }
+    // Outside the rules, a model is the engine's to hold.
+    let engine = vec![(
+        PathBuf::from("/planted/src/engine/eval.rs"),
+        "static CELLS: &[u8] = include_bytes!(\"cells.bin\");".to_string(),
+    )];
+    assert_eq!(models_in_rules(&engine), Vec::<String>::new());
+
+    // The rules may draw on the seeded generator, and on nothing else in the crate.
+    let mut files = PLANTED_BASE.to_vec();
+    files.push(("rng.rs", "pub struct Rng;"));
+    files.push(("seconds.rs", "pub fn parse() {}"));
+    let with = |text: &'static str| {
+        let mut f = files.clone();
+        f.retain(|(p, _)| *p != "rules/coord.rs");
+        f.push(("rules/coord.rs", text));
+        rules_imports_outside(&planted(&f))
+    };
+    assert_eq!(with("use crate::rng::Rng;"), Vec::<String>::new());
+    assert_eq!(
+        with("use crate::seconds::parse;"),
+        vec!["/planted/src/rules/coord.rs imports /planted/src/seconds.rs".to_string()]
+    );
+    assert_eq!(
+        with("mod tests { fn f() { crate::engine::eval::eval(); } }"),
+        vec!["/planted/src/rules/coord.rs imports /planted/src/engine/eval.rs".to_string()]
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The openings files: records, read by the match and the tuning.
+
+#[test]
+fn the_match_and_the_tuning_read_openings_from_record() {
+    let c = real_crate();
+    let openings = &c.files[&vec!["record".to_string(), "openings".to_string()]];
+    for layer in ["arena", "tuning"] {
+        assert!(
+            c.imports
+                .iter()
+                .any(|(f, t)| layer_of(&c, f) == layer && t.contains(openings)),
+            "{layer} reads the openings files from record/openings.rs"
+        );
+    }
+    assert!(
+        !c.files
+            .keys()
+            .any(|m| m.first().is_some_and(|l| l == "arena")
+                && m.last().is_some_and(|n| n == "openings")),
+        "the match keeps no openings module of its own"
+    );
+}
+
+#[test]
+fn a_planted_tuning_import_of_the_match_is_reported() {
+    let mut files = PLANTED_BASE.to_vec();
+    files.retain(|(p, _)| *p != "lib.rs");
+    files.extend([
+        ("lib.rs", "pub mod rules; pub mod engine; pub mod gui; pub mod record; pub mod arena; pub mod tuning;"),
+        ("record/mod.rs", "pub mod openings;"),
+        ("record/openings.rs", "pub struct Opening;"),
+        ("arena/mod.rs", "pub mod openings { pub use crate::record::openings::Opening; }"),
+        ("tuning/mod.rs", "use crate::record::openings::Opening;"),
+    ]);
+    assert_eq!(layer_violations(&planted(&files)), Vec::<String>::new());
+    files.retain(|(p, _)| *p != "tuning/mod.rs");
+    files.push(("tuning/mod.rs", "use crate::arena::openings::Opening;"));
+    assert_eq!(
+        layer_violations(&planted(&files)),
+        vec!["/planted/src/tuning/mod.rs imports /planted/src/arena/mod.rs".to_string()]
+    );
 }

@@ -6,8 +6,9 @@
 mod common;
 
 use connect6::engine::models::Models;
+use connect6::engine::search::DEFAULT_MAX_DEPTH;
 use connect6::protocol::baselines::GreedyPlayer;
-use connect6::protocol::player::{DEFAULT_MAX_DEPTH, Engine};
+use connect6::protocol::player::Engine;
 use connect6::protocol::session::Player;
 use connect6::record::Record;
 use connect6::rules::board::Board;

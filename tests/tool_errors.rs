@@ -276,3 +276,25 @@ fn float_defaults_in_help_are_shown_as_written() {
         }
     }
 }
+
+/// A time means the same to the engine's options, the match's and the protocol's
+/// `time left` (one parser, `connect6::seconds`): each refuses the same words.
+#[test]
+fn a_time_means_the_same_to_the_engine_the_match_and_the_protocol() {
+    use connect6::protocol::command::Command;
+    for word in ["0", "-1", "inf", "NaN", "x", "1000001", "0.25", "1000000"] {
+        let taken = format!("time left {word}").parse::<Command>().is_ok();
+        assert_eq!(taken, connect6::seconds::option(word).is_ok(), "{word}");
+        let (code, _, err) = outcome(&["--move-time", word]);
+        assert_eq!(code == 0, taken, "engine --move-time {word}: {err:?}");
+        let refused = |err: &[String]| {
+            err.iter()
+                .any(|l| l.contains("invalid value") && l.contains("positive seconds"))
+        };
+        assert_eq!(refused(&err), !taken, "engine --move-time {word}: {err:?}");
+        // Engines that do not exist: a time taken fails later, on starting them.
+        let (code, _, err) = outcome(&["match", "--move-time", word, "no-such-a", "no-such-b"]);
+        assert_eq!(code, 2, "match --move-time {word}: {err:?}");
+        assert_eq!(refused(&err), !taken, "match --move-time {word}: {err:?}");
+    }
+}

@@ -51,27 +51,30 @@ fn assert_usage_error(args: &[&str], needle: &str) {
 fn help_lists_the_jobs() {
     let (code, out, err) = tune(&["--help"]);
     assert_eq!(code, 0, "{err}");
-    for job in [
-        "records",
-        "fit-games",
-        "games",
-        "fit",
-        "openings",
-        "replies",
-    ] {
-        assert!(
-            out.lines()
-                .any(|l| l.trim_start().starts_with(&format!("{job} "))),
-            "{job} is listed:\n{out}"
-        );
+    let listed = |job: &str| {
+        out.lines()
+            .any(|l| l.trim_start().starts_with(&format!("{job} ")))
+    };
+    for job in ["records", "fit-games", "selfplay", "openings", "replies"] {
+        assert!(listed(job), "{job} is listed:\n{out}");
+    }
+    // One pipeline fits the hand weights: records (or self-play games) and fit-games.
+    for retired in ["games", "fit"] {
+        assert!(!listed(retired), "{retired} is retired:\n{out}");
     }
     // Each job's options and defaults are in its own help.
-    let (code, out, _) = tune(&["games", "--help"]);
+    let (code, out, _) = tune(&["selfplay", "--help"]);
     assert_eq!(code, 0);
-    for option in ["--out <DATA>", "--seed", "--nodes", "--spread", "--move-ms"] {
+    for option in [
+        "--out <GAMES>",
+        "--seed",
+        "--nodes",
+        "--spread",
+        "--threads",
+    ] {
         assert!(out.contains(option), "{option}:\n{out}");
     }
-    assert!(out.contains("[default: 4000]"), "{out}");
+    assert!(out.contains("[default: 8]"), "{out}");
     let (code, out, _) = tune(&["fit-games", "--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("[default: 10]") && out.contains("[default: 0.0001]"));
@@ -87,10 +90,12 @@ fn bad_options_are_one_error_and_exit_2() {
     assert_usage_error(&["frobnicate"], "frobnicate");
     assert_usage_error(&["openings", "5", "--out", "o.txt", "--radius", "0"], "0");
     assert_usage_error(&["openings", "x", "--out", "o.txt"], "'x'");
-    assert_usage_error(&["games", "3"], "--out");
+    assert_usage_error(&["selfplay", "3"], "--out");
     assert_usage_error(&["replies", "2", "--out", "r.txt"], "--from");
-    assert_usage_error(&["fit", "d.txt", "--k", "0"], "--k");
-    assert_usage_error(&["fit", "d.txt", "--lambda", "nan"], "--lambda");
+    assert_usage_error(&["fit-games", "g.txt", "--k", "0"], "--k");
+    assert_usage_error(&["fit-games", "g.txt", "--lambda", "nan"], "--lambda");
+    assert_usage_error(&["fit", "d.txt"], "fit");
+    assert_usage_error(&["games", "3", "--out", "d.txt"], "games");
     let (code, _, err) = tune(&[]);
     assert_eq!(code, 2, "a job is required: {err}");
 }
@@ -104,7 +109,6 @@ fn bad_files_are_one_error_and_exit_2() {
         "fit-games",
         "no-such-file.txt",
     );
-    assert_one_line_error(&["fit", path(&missing)], "fit", "no-such-file.txt");
     let out = dir.join("out.txt");
     assert_one_line_error(
         &["records", path(&missing), "--out", path(&out)],
@@ -124,10 +128,7 @@ fn bad_files_are_one_error_and_exit_2() {
         "no-such-file.txt",
     );
     assert!(!out.exists(), "nothing written on an error");
-    // A games file is not a self-play data set, and a data set is not a games file.
-    let games = dir.join("games.txt");
-    std::fs::write(&games, "# games\n1 JJ KIKK IIHH\n").unwrap();
-    assert_one_line_error(&["fit", path(&games)], "fit", "line 2");
+    // A line that is no game (here one of the retired self-play data sets) is refused.
     let data = dir.join("data.txt");
     std::fs::write(&data, "# data\n0 1 JJ KIKK IIHH\n").unwrap();
     assert_one_line_error(&["fit-games", path(&data)], "fit-games", "line 2");
@@ -246,35 +247,5 @@ fn fit_games_fits_as_the_old_example_did() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(err, "");
     assert_eq!(table_free(&out), table_free(OLD_FIT), "{out}");
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn fit_reads_a_self_play_data_set() {
-    let dir = scratch("fit");
-    let data = dir.join("data.txt");
-    std::fs::write(
-        &data,
-        "# connect6 self-play positions: games 2 seed 4 nodes 300 spread 8 move-ms none\n\
-         0 1 IJ KHIL KLLM\n\
-         0 0 IJ KHIL KLLM HKJK\n\
-         0 1 IJ KHIL KLLM HKJK KJJM\n\
-         1 1 JJ LJHK JHJI JKLK\n\
-         1 0 JJ LJHK JHJI JKLK KKLL\n\
-         1 1 JJ LJHK JHJI JKLK KKLL HHNN\n",
-    )
-    .unwrap();
-    let (code, out, err) = tune(&["fit", path(&data), "--holdout", "0", "--k", "0.005"]);
-    assert_eq!(code, 0, "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        lines[0],
-        "6 positions (0 not quiet, skipped): 6 to fit, 0 held out (every 0th game)"
-    );
-    assert!(
-        lines[1].starts_with("K = 0.005000 (given); lambda 0.0001;"),
-        "{out}"
-    );
-    assert_eq!(lines.len(), 16, "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,18 +1,10 @@
-//! Command-line options of `connect6 match` and `connect6 stats` (clap derive), and the value
-//! parsers they share with the engine's own options.
+//! Command-line options of `connect6 match` and `connect6 stats` (clap derive); times are
+//! parsed as the engine's own options parse them (`crate::seconds`).
 
 use super::elo::SprtSpec;
 use super::game::{ReplyLimits, TOLERANCE};
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// Positive, finite seconds up to 1e6 (`0.5`, `10`).
-pub fn seconds(value: &str) -> Result<Duration, String> {
-    match value.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e6 => Ok(Duration::from_secs_f64(s)),
-        _ => Err("expected positive seconds".into()),
-    }
-}
 
 /// A whole number of at least 1.
 fn count(value: &str) -> Result<usize, String> {
@@ -35,10 +27,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", value_parser = count)]
     pub games: Option<usize>,
     /// Time per move in seconds; replies get 0.2 s tolerance on top.
-    #[arg(long, value_name = "SECS", default_value = "5", value_parser = seconds, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = crate::seconds::option, allow_negative_numbers = true)]
     pub move_time: Duration,
     /// Total thinking time per side and game in seconds [default: unlimited].
-    #[arg(long, value_name = "SECS", value_parser = seconds, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", value_parser = crate::seconds::option, allow_negative_numbers = true)]
     pub game_time: Option<Duration>,
     /// One opening a line, e.g. 'JJ KJKK IIHH'; each is played with both colours.
     #[arg(long, value_name = "FILE")]

@@ -4,8 +4,8 @@
 //! arrival of the reply line. A reply is late when it arrives after
 //! `min(move time, remaining game time) + tolerance`; silence is a late reply.
 
-use super::openings::Opening;
 use super::process::{EngineProcess, Received};
+use crate::record::openings::Opening;
 use crate::record::{Fault, FaultKind};
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::{Cell, CoordError, Turn};

@@ -141,7 +141,7 @@ fn seconds(field: Option<&Field>, default: f64) -> Result<Duration, Response> {
         None => Ok(Duration::from_secs_f64(default)),
         Some(f) => {
             let text: String = f.text().chars().take(20).collect();
-            match crate::arena::seconds(&f.text()) {
+            match crate::seconds::option(&f.text()) {
                 Ok(t) if t > MAX_MOVE_TIME => Err(too_long(&text)),
                 Ok(t) => Ok(t),
                 Err(e) => Err(Response::error(400, format!("move time '{text}': {e}"))),

@@ -3,6 +3,7 @@
 
 use crate::rules::board::Color;
 use crate::rules::coord::{Cell, CoordError, Turn, parse_cells};
+use crate::seconds::SecondsError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -133,26 +134,25 @@ fn colour(word: &str) -> Result<Color, ParseError> {
         .map_err(|_| ParseError::BadColour(word.to_string()))
 }
 
-/// Seconds in `0 < s <= max`: a word that is no number (or NaN) is not valid, any other
-/// number outside is out of range.
+/// Seconds in `0 < s <= max`, as `crate::seconds` parses every time: a word that is no
+/// number (or NaN) is not valid, any other number outside is out of range.
 fn seconds(
     command: &'static str,
     text: &str,
     max: f64,
     range: &'static str,
 ) -> Result<f64, ParseError> {
-    match text.parse::<f64>() {
-        Ok(t) if t > 0.0 && t <= max => Ok(t),
-        Ok(t) if !t.is_nan() => Err(ParseError::OutOfRange {
+    crate::seconds::parse(text, max).map_err(|e| match e {
+        SecondsError::OutOfRange { .. } => ParseError::OutOfRange {
             command,
             text: text.to_string(),
             range,
-        }),
-        _ => Err(ParseError::BadNumber {
+        },
+        SecondsError::NotANumber => ParseError::BadNumber {
             command,
             text: text.to_string(),
-        }),
-    }
+        },
+    })
 }
 
 impl FromStr for Command {

@@ -53,9 +53,6 @@ const NORMAL_START_UP: Duration = Duration::from_millis(50);
 /// was already waiting (reading and parsing a few lines takes far less).
 const REQUEST_WAITING: Duration = Duration::from_millis(100);
 
-/// Deepest search when no `depth` is set: time decides first.
-pub const DEFAULT_MAX_DEPTH: u8 = 40;
-
 impl Engine {
     /// An engine that plays with `models`.
     pub fn new(
@@ -328,7 +325,14 @@ mod tests {
     fn engine(cap: Duration, game: Option<Duration>) -> Engine {
         // Born long ago: no start-up debt.
         let born = Instant::now() - Duration::from_secs(60);
-        Engine::new(Models::embedded(), 8, cap, game, DEFAULT_MAX_DEPTH, born)
+        Engine::new(
+            Models::embedded(),
+            8,
+            cap,
+            game,
+            crate::engine::search::DEFAULT_MAX_DEPTH,
+            born,
+        )
     }
 
     /// A middle game of a real record, with the turn to choose.

@@ -1,6 +1,7 @@
 //! Games on file: the competition record format with the match's own header field, the faults
-//! a record can name, a game read from a record or a stone list, and its text and SVG
-//! drawings. It imports only `rules`; the match and the tools build on it.
+//! a record can name, a game read from a record or a stone list, its text and SVG drawings,
+//! and the openings files games start from. It imports only `rules`; the match, the tools
+//! and the tuning build on it.
 
 pub mod draw;
 pub mod fault;
@@ -8,6 +9,7 @@ pub mod files;
 pub mod format;
 pub mod game;
 mod match_info;
+pub mod openings;
 
 pub use fault::{Fault, FaultKind};
 pub use format::*;

@@ -146,7 +146,7 @@ impl Analyser {
         Limits {
             soft: self.time / 2,
             hard: self.time,
-            ..Limits::depth(crate::protocol::player::DEFAULT_MAX_DEPTH)
+            ..Limits::depth(crate::engine::search::DEFAULT_MAX_DEPTH)
         }
     }
 

@@ -24,7 +24,6 @@
 
 pub mod job;
 
-use super::{Labelled, is_quiet};
 use crate::engine::tunables::{TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW};
 use crate::rules::board::Board;
 use crate::rules::geometry::WINDOW;
@@ -79,7 +78,7 @@ pub const LAMBDA: f64 = 1e-4;
 /// makes the fit a function of the games alone, whatever the tables are now.
 pub const ENGINE_TABLE_K: f64 = 0.005122;
 
-/// One position of the data set, as the evaluation sees it.
+/// One position of a games file (`games::read_games`), as the evaluation sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     pub game: u64,
@@ -120,25 +119,6 @@ impl Sample {
         }
         x
     }
-}
-
-/// Reads a data set; lines that are not quiet positions are counted and skipped.
-pub fn read_samples(text: &str) -> Result<(Vec<Sample>, usize), String> {
-    let mut samples = Vec::new();
-    let mut skipped = 0;
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (l, board) = Labelled::parse(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-        if is_quiet(&board) {
-            samples.push(Sample::new(l.game, l.result, &board));
-        } else {
-            skipped += 1;
-        }
-    }
-    Ok((samples, skipped))
 }
 
 /// Positions of every `every`-th game are held out from the fit.
@@ -482,7 +462,6 @@ mod tests {
     use super::*;
     use crate::engine::eval::hand_score;
     use crate::rng::Rng;
-    use crate::tuning::datagen::{GenConfig, generate_data};
 
     #[test]
     fn the_model_is_the_engines_evaluation() {
@@ -555,50 +534,6 @@ mod tests {
         // With the truth's weights the best scale is near the truth's scale.
         let fitted_k = fit_k(&samples, &truth);
         assert!((fitted_k / k - 1.0).abs() < 0.1, "k {fitted_k}");
-    }
-
-    /// The whole pipeline on a few self-play games: data, fit, table.
-    #[test]
-    fn pipeline_on_a_small_data_set() {
-        // More games with CONNECT6_FIT_TEST_GAMES; turns are capped at 20 ms.
-        let games = std::env::var("CONNECT6_FIT_TEST_GAMES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(6);
-        let config = GenConfig {
-            games,
-            seed: 5,
-            nodes: 1500,
-            spread: 6,
-            hash_mb: 1,
-            move_ms: Some(20),
-        };
-        let mut text = Vec::new();
-        let summary = generate_data(&config, &mut text, |_| {}).unwrap();
-        let (samples, skipped) = read_samples(&String::from_utf8(text).unwrap()).unwrap();
-        assert_eq!((samples.len(), skipped), (summary.positions, 0));
-        let report = run_fit(&samples, 0, 1e-4, None);
-        assert_eq!(report.train, samples.len());
-        assert!(
-            report.k > 0.0,
-            "a better eval means more wins: k {}",
-            report.k
-        );
-        assert!(report.train_after <= report.train_before);
-        let zero = loss(&samples, &Weights::without_fitted(), report.k);
-        assert!(report.train_after < zero.min(std::f64::consts::LN_2));
-        let source = table_source(&report.weights);
-        let table = parse_table(&source).unwrap();
-        assert_eq!(table, report.weights.rounded());
-        // Classes and windows not fitted keep their values.
-        for p in [0, 5, 6, 7, 8, 9] {
-            assert_eq!(table.to_move[p], TO_MOVE_PATTERN[p]);
-            assert_eq!(table.waiting[p], WAITING_PATTERN[p]);
-        }
-        for k in [0, 4, 5, 6] {
-            assert_eq!(table.to_move_window[k], TO_MOVE_WINDOW[k]);
-            assert_eq!(table.waiting_window[k], WAITING_WINDOW[k]);
-        }
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! Finished games as fitting data: the match records `connect6 match --records` writes,
 //! kept one game a line, and the positions they pass through, labelled with the result.
 //!
-//! Games between different engines at match time controls label positions better than the
-//! short, node-limited self-play games of `datagen`: a fit on these predicts results better
-//! and plays stronger (see `TO_MOVE_PATTERN` in `tunables.rs`).
+//! Games between different engines at match time controls label positions better than
+//! short, node-limited self-play games: a fit on these predicts results better and plays
+//! stronger (see `TO_MOVE_PATTERN` in `tunables.rs` and docs/experiments.md, 2026-12-01).
 //!
 //! A games file has `#` comment lines, then one game a line: its result for black (`1` black
 //! won, `0` white won, `0.5` a draw, though draws are left out of records' games files) and

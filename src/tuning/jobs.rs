@@ -4,8 +4,6 @@
 //! ```text
 //! connect6 tune records PATH.. --out GAMES
 //! connect6 tune fit-games GAMES [--holdout M] [--lambda L] [--k K]
-//! connect6 tune games N --out DATA [--seed S] [--nodes N] [--spread K] [--move-ms MS]
-//! connect6 tune fit DATA [--holdout M] [--lambda L] [--k K]
 //! connect6 tune selfplay N --out GAMES [--nodes N] [--openings FILE] [--seed S] [--threads T]
 //!     [--ranking-file FILE] [--eval-file FILE]
 //! connect6 tune openings N --out FILE [--seed S] [--radius R] [--balance-depth D]
@@ -17,7 +15,7 @@
 //! ```
 //!
 //! Each job's arguments, runner and printing live beside its code: `games::records`,
-//! `fit::job` (`fit-games`, `fit`), `datagen::job` (`games`, `openings`, `replies`),
+//! `fit::job` (`fit-games`), `openings::job` (`openings`, `replies`),
 //! `selfplay`, `label`, `defence`, `policy` (`policy`, `policy-hits`) and `values::job`
 //! (`eval`). This module only dispatches, and holds the value parsers and the progress line
 //! the jobs share.
@@ -25,15 +23,15 @@
 //! Results go to stdout (and to `--out`), progress and errors to stderr; an error is one
 //! line and exit code 2.
 
-use super::datagen::job::{GamesArgs, OpeningsArgs, RepliesArgs};
 use super::defence::DefenceSuiteArgs;
-use super::fit::job::{FitArgs, FitGamesArgs};
+use super::fit::job::FitGamesArgs;
 use super::games::RecordsArgs;
 use super::label::LabelArgs;
+use super::openings::job::{OpeningsArgs, RepliesArgs};
 use super::policy::{PolicyArgs, PolicyHitsArgs};
 use super::selfplay::SelfPlayArgs;
 use super::values::job::EvalArgs;
-use super::{datagen, defence, fit, games, label, policy, selfplay, values};
+use super::{defence, fit, games, label, openings, policy, selfplay, values};
 use std::process::ExitCode;
 
 /// `connect6 tune`: one of the jobs.
@@ -50,10 +48,6 @@ pub enum Job {
     /// Fit the evaluation's tables on the quiet positions of a games file; print them as Rust
     /// source.
     FitGames(FitGamesArgs),
-    /// Play self-play games and write their quiet positions as a data set.
-    Games(GamesArgs),
-    /// Fit the evaluation's tables on a self-play data set; print them as Rust source.
-    Fit(FitArgs),
     /// Play the engine against itself at a node limit; write the games as a games file.
     #[command(name = "selfplay")]
     SelfPlay(SelfPlayArgs),
@@ -83,8 +77,6 @@ impl Job {
         match self {
             Job::Records(_) => "records",
             Job::FitGames(_) => "fit-games",
-            Job::Games(_) => "games",
-            Job::Fit(_) => "fit",
             Job::SelfPlay(_) => "selfplay",
             Job::Label(_) => "label",
             Job::Openings(_) => "openings",
@@ -103,12 +95,10 @@ pub fn run(args: TuneArgs) -> ExitCode {
     let result = match args.job {
         Job::Records(a) => games::records(&a),
         Job::FitGames(a) => fit::job::fit_games(&a),
-        Job::Games(a) => datagen::job::generate(&a),
-        Job::Fit(a) => fit::job::fit_data(&a),
         Job::SelfPlay(a) => selfplay::self_play_file(&a),
         Job::Label(a) => label::label_file(&a),
-        Job::Openings(a) => datagen::job::openings(&a),
-        Job::Replies(a) => datagen::job::replies(&a),
+        Job::Openings(a) => openings::job::openings(&a),
+        Job::Replies(a) => openings::job::replies(&a),
         Job::DefenceSuite(a) => defence::defence_suite_file(&a),
         Job::Policy(a) => policy::fit_policy(&a),
         Job::PolicyHits(a) => policy::policy_hits(&a),
@@ -151,8 +141,14 @@ mod tests {
 
     #[test]
     fn a_job_is_required_and_unknown_ones_are_refused() {
-        refused(&["", "bogus", "fit d --bogus"]);
-        assert_eq!(parse("fit d.txt --holdout 0").unwrap().name(), "fit");
+        refused(&[
+            "",
+            "bogus",
+            "fit-games g --bogus",
+            "games 3 --out d",
+            "fit d.txt",
+        ]);
+        assert_eq!(parse("fit-games g.txt").unwrap().name(), "fit-games");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! a pure function of the settings and its index, whatever the machine's speed or the
 //! number of worker threads. Even-numbered games start from the openings file (the match
 //! openings, in turn) followed by `RANDOM_TURNS` pairs drawn from the move generator's best
-//! `spread`; odd-numbered ones from a seeded random opening as `datagen` draws them, as long.
+//! `spread`; odd-numbered ones from a seeded random opening as `openings` draws them, as long.
 //! Each side's node limit is also drawn per game, between three quarters and five quarters of
 //! the one asked for, so that the search stops at other points and its turns part ways.
 //! The opening ends with the games file's `/` marker: its random turns are not the engine's
@@ -16,8 +16,8 @@
 //! and so is a game that repeats one already written.
 
 use super::args::worker_threads;
-use super::datagen::{GenConfig, generated_pair, random_opening};
 use super::games::GameTurns;
+use super::openings::{SPREAD, generated_pair, random_opening};
 use super::{game_rng, node_limits};
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::models::Models;
@@ -86,7 +86,7 @@ impl PlayedGame {
 }
 
 /// `game_rng`'s stride for the node limits (its own, so they do not follow the openings'
-/// draws of `datagen` for the same seed and index).
+/// draws of `openings` for the same seed and index).
 const RNG_STRIDE: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Game `index`'s opening turns and each colour's node limit.
@@ -95,11 +95,6 @@ fn setup(config: &SelfPlayConfig, index: u64) -> (Vec<Turn>, [u64; 2]) {
     let quarter = (config.nodes / 4).max(1);
     let draw = |rng: &mut Rng| 3 * quarter + rng.below(2 * quarter as usize + 1) as u64;
     let nodes = [draw(&mut rng), draw(&mut rng)];
-    let random = GenConfig {
-        seed: config.seed,
-        spread: config.spread,
-        ..GenConfig::default()
-    };
     let opening = if index.is_multiple_of(2) && !config.openings.is_empty() {
         let mut turns = config.openings[(index / 2) as usize % config.openings.len()].clone();
         let mut board = Board::new();
@@ -118,7 +113,13 @@ fn setup(config: &SelfPlayConfig, index: u64) -> (Vec<Turn>, [u64; 2]) {
         }
         turns
     } else {
-        random_opening(&config.models.ranking, &random, index, 2 + RANDOM_TURNS)
+        random_opening(
+            &config.models.ranking,
+            config.seed,
+            config.spread,
+            index,
+            2 + RANDOM_TURNS,
+        )
     };
     (opening, nodes)
 }
@@ -258,7 +259,7 @@ pub struct SelfPlayArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
     /// The random openings' third turns come from the move generator's best K pairs.
-    #[arg(long, value_name = "K", default_value_t = GenConfig::default().spread)]
+    #[arg(long, value_name = "K", default_value_t = SPREAD)]
     pub spread: usize,
     /// Games played at once [default: the machine's cores].
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -271,7 +272,7 @@ pub struct SelfPlayArgs {
 /// `tune selfplay`: plays the self-play games and writes them as a games file.
 pub fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
     let models = a.models.load()?;
-    let openings = crate::arena::openings::load(&a.openings).map_err(|e| e.to_string())?;
+    let openings = crate::record::openings::load(&a.openings).map_err(|e| e.to_string())?;
     let threads = worker_threads(a.threads);
     let config = SelfPlayConfig {
         games: a.games,

@@ -29,6 +29,9 @@ pub mod tt;
 
 pub use control::Control;
 
+/// Deepest search when no depth is set: time decides first.
+pub const DEFAULT_MAX_DEPTH: u8 = 40;
+
 /// What to search and for how long.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {

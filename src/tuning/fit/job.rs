@@ -1,35 +1,20 @@
-//! `connect6 tune fit-games GAMES` and `connect6 tune fit DATA`: the hand evaluation's
-//! tables fitted on the quiet positions of a games file (`tune records`) or of a self-play
-//! data set (`tune games`), every M-th game held out and the scale K fitted with the current
-//! table unless given, printed as Rust source. The engine's tables are fitted with
+//! `connect6 tune fit-games GAMES`: the hand evaluation's tables fitted on the quiet
+//! positions of a games file (`tune records`, `tune selfplay`), every M-th game held out and
+//! the scale K fitted with the current table unless given, printed as Rust source. The
+//! engine's tables are fitted with
 //! `connect6 tune fit-games tests/data/fit-games.txt --k 0.005122` (`ENGINE_TABLE_K`).
 
-use super::{FITTED, FITTED_WINDOWS, LAMBDA, Weights, read_samples, run_fit, table_source};
+use super::{FITTED, FITTED_WINDOWS, LAMBDA, Weights, run_fit, table_source};
 use crate::tuning::HOLDOUT_EVERY;
 use crate::tuning::args::{non_negative, positive};
 use crate::tuning::games::read_games;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct FitGamesArgs {
-    /// A games file (`tune records`).
+    /// A games file (`tune records`, `tune selfplay`).
     #[arg(value_name = "GAMES")]
     pub games: PathBuf,
-    #[command(flatten)]
-    pub fit: FitOptions,
-}
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct FitArgs {
-    /// A self-play data set (`tune games`).
-    #[arg(value_name = "DATA")]
-    pub data: PathBuf,
-    #[command(flatten)]
-    pub fit: FitOptions,
-}
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct FitOptions {
     /// Hold out the positions of every M-th game, to measure the fit on (0: none).
     #[arg(long, value_name = "M", default_value_t = HOLDOUT_EVERY)]
     pub holdout: usize,
@@ -43,25 +28,10 @@ pub struct FitOptions {
 }
 
 /// `tune fit-games`.
-pub fn fit_games(a: &FitGamesArgs) -> Result<(), String> {
-    fit(&a.fit, &a.games, true)
-}
-
-/// `tune fit`.
-pub fn fit_data(a: &FitArgs) -> Result<(), String> {
-    fit(&a.fit, &a.data, false)
-}
-
-/// Fits on a self-play data set (`games` false) or on a games file.
-fn fit(options: &FitOptions, path: &Path, games: bool) -> Result<(), String> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-    let (samples, skipped) = if games {
-        read_games(&text)
-    } else {
-        read_samples(&text)
-    }
-    .map_err(|e| format!("{shown}: {e}"))?;
+pub fn fit_games(options: &FitGamesArgs) -> Result<(), String> {
+    let shown = options.games.display();
+    let text = std::fs::read_to_string(&options.games).map_err(|e| format!("{shown}: {e}"))?;
+    let (samples, skipped) = read_games(&text).map_err(|e| format!("{shown}: {e}"))?;
     if samples.is_empty() {
         return Err(format!("{shown}: no quiet positions"));
     }
@@ -124,22 +94,64 @@ fn fit(options: &FitOptions, path: &Path, games: bool) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::tunables::{
+        TO_MOVE_PATTERN, TO_MOVE_WINDOW, WAITING_PATTERN, WAITING_WINDOW,
+    };
     use crate::tuning::args::tests::{parse, refused};
+    use crate::tuning::fit::{loss, parse_table};
 
     #[test]
     fn the_fits_parse_with_their_defaults_and_refuse_bad_numbers() {
         let f: FitGamesArgs = parse("g.txt --k 0.005122").unwrap();
         assert_eq!(f.games, PathBuf::from("g.txt"));
         assert_eq!(
-            (f.fit.holdout, f.fit.lambda, f.fit.k),
+            (f.holdout, f.lambda, f.k),
             (HOLDOUT_EVERY, LAMBDA, Some(0.005122))
         );
-        let f: FitArgs = parse("d.txt --holdout 0").unwrap();
-        assert_eq!(
-            (f.data, f.fit.holdout, f.fit.k),
-            (PathBuf::from("d.txt"), 0, None)
+        let f: FitGamesArgs = parse("g.txt --holdout 0").unwrap();
+        assert_eq!((f.holdout, f.k), (0, None));
+        refused::<FitGamesArgs>(&[
+            "",
+            "g --holdout -1",
+            "g --k 0",
+            "g --k nan",
+            "g --k -1",
+            "g --lambda -0.1",
+        ]);
+    }
+
+    /// The whole pipeline on the first 300 match games: positions, fit, table.
+    #[test]
+    fn pipeline_on_a_small_games_file() {
+        let text = include_str!("../../../tests/data/fit-games.txt");
+        let head: Vec<&str> = text.lines().take(301).collect();
+        let (samples, skipped) = read_games(&head.join("\n")).unwrap();
+        assert!(
+            samples.len() > 1000 && skipped > 0,
+            "{} {skipped}",
+            samples.len()
         );
-        refused::<FitArgs>(&["", "d --k 0", "d --k nan", "d --k -1", "d --lambda -0.1"]);
-        refused::<FitGamesArgs>(&["", "g --holdout -1"]);
+        let report = run_fit(&samples, 0, 1e-4, None);
+        assert_eq!(report.train, samples.len());
+        assert!(
+            report.k > 0.0,
+            "a better eval means more wins: k {}",
+            report.k
+        );
+        assert!(report.train_after <= report.train_before);
+        let zero = loss(&samples, &Weights::without_fitted(), report.k);
+        assert!(report.train_after < zero.min(std::f64::consts::LN_2));
+        let source = table_source(&report.weights);
+        let table = parse_table(&source).unwrap();
+        assert_eq!(table, report.weights.rounded());
+        // Classes and windows not fitted keep their values.
+        for p in [0, 5, 6, 7, 8, 9] {
+            assert_eq!(table.to_move[p], TO_MOVE_PATTERN[p]);
+            assert_eq!(table.waiting[p], WAITING_PATTERN[p]);
+        }
+        for k in [0, 4, 5, 6] {
+            assert_eq!(table.to_move_window[k], TO_MOVE_WINDOW[k]);
+            assert_eq!(table.waiting_window[k], WAITING_WINDOW[k]);
+        }
     }
 }

@@ -1,42 +1,14 @@
-//! `connect6 tune games`, `tune openings` and `tune replies`: self-play data sets and match
-//! openings.
+//! `connect6 tune openings` and `tune replies`: match openings files.
 //!
-//! `games` plays N self-play games and writes their quiet positions (with `--move-ms` each
-//! turn is also capped in time, which bounds the threat solver but makes the run depend on
-//! the machine's speed). `openings` writes N two-turn match openings (`JJ` and a white pair
+//! `openings` writes N two-turn match openings (`JJ` and a white pair
 //! near it): drawn at random, or with `--balance-depth D` the N that black scores lowest at
 //! search depth D of all the shapes within the radius (random white pairs mostly hand black
 //! the game); `replies` extends each two-turn opening of a file to three turns with the K
 //! black pairs that score best for black at search depth D.
 
-use super::{
-    GenConfig, REPLY_CANDIDATES, balanced_openings, black_replies, generate_data, two_turn_openings,
-};
-use std::io::BufWriter;
+use super::{REPLY_CANDIDATES, balanced_openings, black_replies, two_turn_openings};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct GamesArgs {
-    /// How many games to play.
-    #[arg(value_name = "N")]
-    pub games: usize,
-    /// The data set to write.
-    #[arg(long, value_name = "DATA")]
-    pub out: PathBuf,
-    /// Seed of the random openings.
-    #[arg(long, value_name = "S", default_value_t = GenConfig::default().seed)]
-    pub seed: u64,
-    /// Main-search nodes per turn.
-    #[arg(long, value_name = "N", default_value_t = GenConfig::default().nodes)]
-    pub nodes: u64,
-    /// The random first pairs are drawn from the move generator's best K.
-    #[arg(long, value_name = "K", default_value_t = GenConfig::default().spread)]
-    pub spread: usize,
-    /// Also cap each turn at MS milliseconds (at most a day) [default: no cap].
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=86_400_000))]
-    pub move_ms: Option<u64>,
-}
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct OpeningsArgs {
@@ -74,45 +46,6 @@ pub struct RepliesArgs {
     #[arg(long, value_name = "D", default_value_t = 4,
           value_parser = clap::value_parser!(u8).range(1..=60))]
     pub balance_depth: u8,
-}
-
-/// `tune games`: plays the games and writes their quiet positions.
-pub fn generate(a: &GamesArgs) -> Result<(), String> {
-    let config = GenConfig {
-        games: a.games,
-        seed: a.seed,
-        nodes: a.nodes,
-        spread: a.spread,
-        hash_mb: GenConfig::default().hash_mb,
-        move_ms: a.move_ms,
-    };
-    let out = a.out.display();
-    let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
-    let mut writer = BufWriter::new(file);
-    let began = Instant::now();
-    let summary = generate_data(&config, &mut writer, |s| {
-        if s.games % 50 == 0 {
-            eprintln!(
-                "{} games, {} positions, {:.0} s",
-                s.games,
-                s.positions,
-                began.elapsed().as_secs_f64()
-            );
-        }
-    })
-    .map_err(|e| format!("{out}: {e}"))?;
-    println!(
-        "{} games ({} turns; black won {}, white {}, drawn {}), {} positions in {} ({:.1} s)",
-        summary.games,
-        summary.turns,
-        summary.black_wins,
-        summary.white_wins,
-        summary.draws,
-        summary.positions,
-        out,
-        began.elapsed().as_secs_f64()
-    );
-    Ok(())
 }
 
 /// `tune openings`.
@@ -166,10 +99,10 @@ fn write_openings<'a>(
 pub fn replies(a: &RepliesArgs) -> Result<(), String> {
     let (per, depth, from) = (a.replies, a.balance_depth, a.from.display());
     let text = std::fs::read_to_string(&a.from).map_err(|e| format!("{from}: {e}"))?;
-    let base: Vec<String> = crate::arena::openings::parse(&text)
+    let base: Vec<String> = crate::record::openings::parse(&text)
         .map_err(|e| format!("{from}: {e}"))?
         .iter()
-        .map(crate::arena::Opening::text)
+        .map(crate::record::openings::Opening::text)
         .collect();
     let began = Instant::now();
     let list = black_replies(&base, per, depth);
@@ -200,12 +133,6 @@ mod tests {
 
     #[test]
     fn the_jobs_parse_with_their_defaults_and_refuse_bad_options() {
-        let g: GamesArgs = parse("3 --out d.txt").unwrap();
-        let d = GenConfig::default();
-        assert_eq!(
-            (g.games, g.seed, g.nodes, g.spread, g.move_ms),
-            (3, d.seed, d.nodes, d.spread, None)
-        );
         let o: OpeningsArgs = parse("5 --out o.txt").unwrap();
         assert_eq!(
             (o.openings, o.seed, o.radius, o.balance_depth),
@@ -213,7 +140,6 @@ mod tests {
         );
         let r: RepliesArgs = parse("6 --from a --out b").unwrap();
         assert_eq!((r.replies, r.balance_depth), (6, 4));
-        refused::<GamesArgs>(&["3", "x --out d", "3 --out d --move-ms 86400001"]);
         refused::<OpeningsArgs>(&[
             "5 --out o --radius 0",
             "5 --out o --radius 10",

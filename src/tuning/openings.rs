@@ -1,19 +1,13 @@
-//! Self-play positions for the evaluation fit, generated in-process.
+//! Openings: the seeded random starts of self-play games (`selfplay`), and the match
+//! openings files `tune openings` and `tune replies` write.
 //!
-//! Each game starts from a seeded random opening: black's stone within one cell of `JJ`,
-//! white's pair within two cells of it, then black's first pair and (in odd-numbered games)
-//! white's drawn from the move generator's best `spread`. The side that searches first after
-//! the opening wins most games, so alternating it keeps both colours' wins in the data.
-//! From there both sides play the engine's own search with a node limit, so a game is a pure
-//! function of the seed, its index and the settings; an optional time cap per turn
-//! (`move_ms`) bounds the threat solver's share, which node limits do not, at the price of
-//! that reproducibility. The positions the engine searched are kept when they are quiet (no
-//! threat window on the board: the evaluation is never consulted otherwise), once each,
-//! labelled with the game's result for the side to move.
+//! A random start is black's stone within one cell of `JJ`, white's pair within two cells
+//! of it, then pairs drawn from the move generator's best `spread`: a pure function of the
+//! seed and the game's index.
 
 pub mod job;
 
-use super::{Labelled, game_rng, is_quiet, node_limits};
+use super::game_rng;
 use crate::engine::pairs::{Pairs, generate};
 use crate::engine::ranking::KeyWorth;
 use crate::engine::search::{Limits, Searcher};
@@ -22,48 +16,6 @@ use crate::rules::board::{Board, Color};
 use crate::rules::coord::{Cell, Turn};
 use crate::rules::stones::PlaceTurn;
 use std::collections::HashSet;
-use std::io::{self, Write};
-use std::time::Duration;
-
-/// Turns of game `index`'s random opening; the search plays every later turn.
-pub fn opening_turns(index: u64) -> usize {
-    3 + (index % 2) as usize
-}
-
-#[derive(Clone, Debug)]
-pub struct GenConfig {
-    pub games: usize,
-    pub seed: u64,
-    /// Main-search nodes per turn.
-    pub nodes: u64,
-    /// The random first pairs are drawn from the generator's best `spread` pairs.
-    pub spread: usize,
-    pub hash_mb: usize,
-    /// Soft time limit per turn in milliseconds (hard: twice that), if any.
-    pub move_ms: Option<u64>,
-}
-
-impl Default for GenConfig {
-    fn default() -> Self {
-        GenConfig {
-            games: 100,
-            seed: 1,
-            nodes: 4000,
-            spread: 8,
-            hash_mb: 4,
-            move_ms: None,
-        }
-    }
-}
-
-/// A finished self-play game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SelfPlayGame {
-    pub index: u64,
-    pub turns: Vec<Turn>,
-    /// `None` for a full board.
-    pub winner: Option<Color>,
-}
 
 /// Cells within Chebyshev distance `radius` of `centre` (not `centre` itself), on the board.
 fn ring(centre: Cell, radius: i32) -> Vec<Cell> {
@@ -88,20 +40,24 @@ fn random_pair(rng: &mut Rng, centre: Cell, radius: i32) -> Turn {
     Turn::two(a.min(b), a.max(b))
 }
 
+/// The random starts' generated pairs come from the move generator's best `SPREAD` unless
+/// a job is told otherwise (`tune selfplay --spread`).
+pub const SPREAD: usize = 8;
+
 /// `game_rng`'s stride for the random openings.
 const RNG_STRIDE: u64 = 0xA076_1D64_78BD_642F;
 
-/// The first `length` turns of game `index`'s random opening: black's stone within one cell
-/// of `JJ`, white's pair within two cells of it, then pairs drawn from the move generator's
-/// best `config.spread`.
-/// `worth` ranks the generator's pairs.
+/// The first `length` turns of game `index`'s random opening for `seed`: black's stone
+/// within one cell of `JJ`, white's pair within two cells of it, then pairs drawn from the
+/// best `spread` of the move generator, ranked by `worth`.
 pub fn random_opening(
     worth: &KeyWorth,
-    config: &GenConfig,
+    seed: u64,
+    spread: usize,
     index: u64,
     length: usize,
 ) -> Vec<Turn> {
-    let mut rng = game_rng(config.seed, index, RNG_STRIDE);
+    let mut rng = game_rng(seed, index, RNG_STRIDE);
     let mut board = Board::new();
     let mut turns = Vec::new();
     let first = ring(Cell::CENTER, 1)[rng.below(8)];
@@ -114,7 +70,7 @@ pub fn random_opening(
         let turn = match turns.len() {
             0 => Turn::one(first),
             1 => random_pair(&mut rng, first, 2),
-            _ => generated_pair(worth, &mut board, &mut rng, config.spread),
+            _ => generated_pair(worth, &mut board, &mut rng, spread),
         };
         board
             .play_turn(&turn)
@@ -130,114 +86,6 @@ pub fn generated_pair(worth: &KeyWorth, board: &mut Board, rng: &mut Rng, spread
     let mut pairs = Pairs::new();
     generate(worth, board, &mut pairs, spread.max(1));
     pairs[rng.below(pairs.len())].1
-}
-
-/// Plays game `index` of the configuration to its end.
-pub fn play_game(config: &GenConfig, index: u64) -> SelfPlayGame {
-    let mut turns = random_opening(&KeyWorth::embedded(), config, index, opening_turns(index));
-    let mut board = Board::new();
-    for turn in &turns {
-        board.play_turn(turn).expect("random openings are legal");
-    }
-    let mut searcher = Searcher::new(config.hash_mb);
-    let mut limits = node_limits(config.nodes);
-    if let Some(ms) = config.move_ms {
-        limits.soft = Duration::from_millis(ms);
-        limits.hard = Duration::from_millis(2 * ms);
-    }
-    while !board.is_over() {
-        let turn = searcher.search(&board, limits).best;
-        board
-            .play_turn(&turn)
-            .expect("the search plays legal turns");
-        turns.push(turn);
-    }
-    SelfPlayGame {
-        index,
-        turns,
-        winner: board.winner(),
-    }
-}
-
-/// The quiet positions the search met in `game`, labelled for their side to move. A
-/// position whose hash is in `seen` is skipped; new ones are added to it.
-pub fn positions(game: &SelfPlayGame, seen: &mut HashSet<u64>) -> Vec<Labelled> {
-    let mut out = Vec::new();
-    let mut board = Board::new();
-    let opening = opening_turns(game.index);
-    for (i, turn) in game.turns.iter().enumerate() {
-        if i >= opening && is_quiet(&board) && seen.insert(board.hash()) {
-            let mover = board.side_to_move();
-            let result = match game.winner {
-                None => 0.5,
-                Some(w) if w == mover => 1.0,
-                Some(_) => 0.0,
-            };
-            out.push(Labelled {
-                game: game.index,
-                result,
-                turns: game.turns[..i].to_vec(),
-            });
-        }
-        board.play_turn(turn).expect("a recorded game replays");
-    }
-    out
-}
-
-/// What a generation run produced.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GenSummary {
-    pub games: usize,
-    pub positions: usize,
-    pub black_wins: usize,
-    pub white_wins: usize,
-    pub draws: usize,
-    pub turns: usize,
-}
-
-/// Plays `config.games` games and writes their positions to `out` (with a header saying how
-/// they were made). `progress` is called after each game.
-pub fn generate_data(
-    config: &GenConfig,
-    out: &mut impl Write,
-    mut progress: impl FnMut(&GenSummary),
-) -> io::Result<GenSummary> {
-    writeln!(
-        out,
-        "# connect6 self-play positions: games {} seed {} nodes {} spread {} move-ms {}",
-        config.games,
-        config.seed,
-        config.nodes,
-        config.spread,
-        config
-            .move_ms
-            .map_or("none".to_string(), |ms| ms.to_string())
-    )?;
-    writeln!(
-        out,
-        "# <game> <result for the side to move: 1 | 0.5 | 0> <turns from the empty board>"
-    )?;
-    let mut summary = GenSummary::default();
-    let mut seen = HashSet::new();
-    for index in 0..config.games as u64 {
-        let game = play_game(config, index);
-        match game.winner {
-            Some(Color::Black) => summary.black_wins += 1,
-            Some(Color::White) => summary.white_wins += 1,
-            None => summary.draws += 1,
-        }
-        summary.games += 1;
-        summary.turns += game.turns.len();
-        for p in positions(&game, &mut seen) {
-            writeln!(out, "{}", p.to_line())?;
-            summary.positions += 1;
-        }
-        // Whole games on disk as they finish: a stopped run leaves a usable file.
-        out.flush()?;
-        progress(&summary);
-    }
-    out.flush()?;
-    Ok(summary)
 }
 
 /// The eight symmetries of the board around `JJ`, applied to an offset from it.
@@ -347,87 +195,36 @@ pub fn black_replies(openings: &[String], per: usize, depth: u8) -> Vec<(String,
 mod tests {
     use super::*;
 
-    /// Turns capped at 20 ms: the tests stay quick, whatever the solver meets.
-    fn quick(games: usize) -> GenConfig {
-        GenConfig {
-            games,
-            seed: 7,
-            nodes: 1500,
-            spread: 6,
-            hash_mb: 1,
-            move_ms: Some(20),
-        }
-    }
-
     #[test]
-    fn without_a_time_cap_a_game_is_a_function_of_seed_and_index() {
-        let config = GenConfig {
-            nodes: 300,
-            move_ms: None,
-            ..quick(1)
-        };
-        let a = play_game(&config, 3);
-        assert_eq!(a, play_game(&config, 3));
-    }
-
-    #[test]
-    fn games_are_finished_and_positions_labelled_for_the_mover() {
-        let config = quick(1);
-        let a = play_game(&config, 1);
-        let b = play_game(&config, 2);
-        assert_ne!(a.turns[..3], b.turns[..3], "each game its own opening");
-        let end = Board::from_turns(
-            &a.turns
-                .iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
-        )
-        .unwrap();
-        assert!(end.is_over());
-        assert_eq!(end.winner(), a.winner);
-        let first = a.turns[0].first;
+    fn a_random_opening_is_a_function_of_seed_and_index_near_the_centre() {
+        let w = &KeyWorth::embedded();
+        let a = random_opening(w, 7, 6, 1, 4);
+        assert_eq!(a, random_opening(w, 7, 6, 1, 4));
+        assert_ne!(
+            a,
+            random_opening(w, 7, 6, 2, 4),
+            "each game its own opening"
+        );
+        assert_ne!(
+            a,
+            random_opening(w, 8, 6, 1, 4),
+            "each seed its own openings"
+        );
+        assert_eq!(a.len(), 4);
+        assert_eq!(
+            random_opening(w, 7, 6, 1, 2),
+            a[..2],
+            "a shorter one is a prefix"
+        );
+        let first = a[0].first;
+        assert_eq!(a[0].len(), 1);
         assert!(first.distance(Cell::CENTER) <= 1);
-        assert!(a.turns[1].cells().all(|c| c.distance(first) <= 2));
-
-        // Each position is labelled for its side to move, from both games.
-        let mut movers = HashSet::new();
-        for game in [&a, &b] {
-            let labelled = positions(game, &mut HashSet::new());
-            assert!(!labelled.is_empty());
-            for l in &labelled {
-                let (back, board) = Labelled::parse(&l.to_line()).unwrap();
-                assert_eq!(&back, l);
-                assert!(is_quiet(&board));
-                assert!(l.turns.len() >= opening_turns(game.index));
-                let expected = match game.winner {
-                    None => 0.5,
-                    Some(w) if w == board.side_to_move() => 1.0,
-                    Some(_) => 0.0,
-                };
-                assert_eq!(l.result, expected);
-                movers.insert(board.side_to_move());
-            }
-        }
-        assert_eq!(movers.len(), 2, "both sides' positions are in the data");
-        // A position already seen is not written again.
-        let mut seen = HashSet::new();
-        positions(&a, &mut seen);
-        assert!(positions(&a, &mut seen).is_empty());
-    }
-
-    #[test]
-    fn generated_file_parses_and_counts_add_up() {
-        let config = quick(2);
-        let mut text = Vec::new();
-        let mut calls = 0;
-        let summary = generate_data(&config, &mut text, |_| calls += 1).unwrap();
-        assert_eq!(calls, 2);
-        assert_eq!(summary.black_wins + summary.white_wins + summary.draws, 2);
-        let text = String::from_utf8(text).unwrap();
-        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-        assert_eq!(lines.len(), summary.positions);
-        assert!(lines.iter().all(|l| Labelled::parse(l).is_ok()));
+        assert!(a[1].cells().all(|c| c.distance(first) <= 2));
+        let text: Vec<String> = a.iter().map(ToString::to_string).collect();
+        assert!(
+            Board::from_turns(&text.join(" ")).is_ok(),
+            "legal: {text:?}"
+        );
     }
 
     #[test]
@@ -468,10 +265,10 @@ mod tests {
     }
 
     fn openings_of(text: &str) -> Vec<String> {
-        crate::arena::openings::parse(text)
+        crate::record::openings::parse(text)
             .expect("the openings file parses")
             .iter()
-            .map(crate::arena::Opening::text)
+            .map(crate::record::openings::Opening::text)
             .collect()
     }
 

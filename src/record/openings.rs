@@ -3,7 +3,7 @@
 //! are skipped. Every opening is checked against the rules when the file is loaded: no stone
 //! twice, the right stone count per turn, and no six (the game must still be open).
 
-use crate::record::files::{OPENINGS_CAP, ReadError, excerpt, read_capped};
+use super::files::{OPENINGS_CAP, ReadError, excerpt, read_capped};
 use crate::rules::board::Board;
 use crate::rules::coord::{CoordError, Turn, parse_cells};
 use std::fmt;
