@@ -6,8 +6,8 @@
 //! stops new jobs at once; the jobs in flight finish and are still handed on. Results come as
 //! they finish, with their job, so that each can be saved at once; [`InOrder`] puts them back
 //! in the jobs' order for a file written in order. A job that panics does not hang the run:
-//! its panic is caught, no job is dealt after it, and once the jobs in flight are in the run
-//! ends with [`PoolError::Panicked`].
+//! its panic is caught, no job is dealt once its failure is in, and once the jobs in flight
+//! are in the run ends with [`PoolError::Panicked`].
 //!
 //! A leaf, like `rng`: it imports nothing from the crate, and every layer may use it.
 

@@ -8,6 +8,8 @@
 //!   writes the games as a games file;
 //! - `label` gives every position a fit samples the score of a fixed-node search, to blend
 //!   into the results as labels;
+//! - `batch` runs those two on the worker pool: shards (`--shard K/N`, merged by
+//!   `tune merge`), a journal a stopped run resumes from, progress on stderr;
 //! - `datagen` plays seeded self-play games in-process and writes the quiet positions they
 //!   pass through as a data set (the format below).
 //!
@@ -37,6 +39,7 @@
 //! turns from the empty board (black's single first stone, then pairs).
 
 pub mod args;
+pub mod batch;
 pub mod datagen;
 pub mod defence;
 pub mod fit;
