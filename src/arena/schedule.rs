@@ -3,7 +3,7 @@
 use super::args::MatchArgs;
 use super::args::Shard;
 use super::decisive;
-use super::elo::SprtVerdict;
+use super::elo::{SprtSpec, SprtVerdict};
 use super::entry::{GameEntry, TimeUse, pairs_of};
 use super::game::{self, GameResult, GameSpec, Observer, Outcome, Unobserved};
 use super::openings::OpeningError;
@@ -183,6 +183,50 @@ fn write_record(dir: &Path, record: &Record, game: usize) -> std::io::Result<Pat
     Ok(path)
 }
 
+/// Adds a finished game's points to engine A's and B's.
+fn add_points(points: &mut [f64; 2], result: &GameResult) {
+    let black = black_of(result.number);
+    match result.outcome {
+        Outcome::Win(c) => points[if c == Color::Black { black } else { 1 - black }] += 1.0,
+        Outcome::Draw => points.iter_mut().for_each(|p| *p += 0.5),
+    }
+}
+
+/// Writes a finished game's record into `dir` (with its picture under `--svg`); a failure is
+/// logged and the match goes on.
+fn save_record(dir: &Path, record: &Record, game: usize, svg: bool) {
+    match write_record(dir, record, game) {
+        Ok(path) if svg => {
+            let svg = crate::record::draw::svg_for_record(record);
+            if let Err(e) = std::fs::write(path.with_extension("svg"), svg) {
+                log::error!("cannot write picture of game {game}: {e}");
+            }
+        }
+        Ok(path) => log::debug!("record written to {}", path.display()),
+        Err(e) => log::error!("cannot write record of game {game}: {e}"),
+    }
+}
+
+/// The SPRT's progress text after the games so far (which it sorts by number), and the note
+/// of its verdict once it accepts a hypothesis.
+fn sprt_state(spec: SprtSpec, entries: &mut [GameEntry]) -> (String, Option<String>) {
+    entries.sort_by_key(|e| e.game);
+    let state = spec.state(&pairs_of(entries));
+    let text = format!(
+        "  LLR {:.2} [{:.2}, {:.2}]",
+        state.llr, state.lower, state.upper
+    );
+    let note = (state.verdict != SprtVerdict::Continue).then(|| {
+        format!(
+            "SPRT: {} after {} game(s), LLR {:.3}; games in progress finish",
+            verdict_text(state.verdict),
+            entries.len(),
+            state.llr
+        )
+    });
+    (text, note)
+}
+
 fn progress(done: usize, total: usize, points: [f64; 2], names: &[String; 2], sprt: &str) {
     let width = 20;
     let filled = done * width / total.max(1);
@@ -304,44 +348,19 @@ pub fn run_observed(config: &MatchArgs, observer: &dyn Observer) -> Result<Summa
         schedule.iter().copied(),
         play,
         |_, result: GameResult| {
-            let black = black_of(result.number);
-            match result.outcome {
-                Outcome::Win(c) => {
-                    points[if c == Color::Black { black } else { 1 - black }] += 1.0;
-                }
-                Outcome::Draw => points.iter_mut().for_each(|p| *p += 0.5),
-            }
+            add_points(&mut points, &result);
             if let Some(dir) = &config.records {
-                let rec = record_of(&result, &names, config, openings.len());
-                match write_record(dir, &rec, result.number) {
-                    Ok(path) if config.svg => {
-                        let svg = crate::record::draw::svg_for_record(&rec);
-                        if let Err(e) = std::fs::write(path.with_extension("svg"), svg) {
-                            log::error!("cannot write picture of game {}: {e}", result.number);
-                        }
-                    }
-                    Ok(path) => log::debug!("record written to {}", path.display()),
-                    Err(e) => log::error!("cannot write record of game {}: {e}", result.number),
-                }
+                let record = record_of(&result, &names, config, openings.len());
+                save_record(dir, &record, result.number, config.svg);
             }
             entries.push(entry_of(&result, openings.len()));
             observer.finished(&result);
             if let Some(spec) = config.sprt {
-                entries.sort_by_key(|e| e.game);
-                let state = spec.state(&pairs_of(&entries));
-                sprt_text = format!(
-                    "  LLR {:.2} [{:.2}, {:.2}]",
-                    state.llr, state.lower, state.upper
-                );
-                if state.verdict != SprtVerdict::Continue && !stopped {
-                    stopped = true;
+                let (text, verdict) = sprt_state(spec, &mut entries);
+                sprt_text = text;
+                if let Some(note) = verdict.filter(|_| !stopped) {
                     // Games already started finish and count; no new game starts.
-                    let note = format!(
-                        "SPRT: {} after {} game(s), LLR {:.3}; games in progress finish",
-                        verdict_text(state.verdict),
-                        entries.len(),
-                        state.llr
-                    );
+                    stopped = true;
                     if !config.quiet {
                         eprintln!();
                     }
