@@ -18,6 +18,8 @@ pub mod engine;
 /// A board in the browser (`connect6 gui`), over arena, record and tools.
 #[cfg(feature = "gui")]
 pub mod gui;
+/// The one worker pool (self-play, labelling, the match schedule): a leaf every layer may use.
+pub mod pool;
 pub mod protocol;
 pub mod record;
 /// The one seeded random generator: a leaf utility every layer may use.

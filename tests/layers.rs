@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Leaf utilities: they import nothing from the crate, and every layer may import them.
-const LEAVES: &[&str] = &["rng", "seconds"];
+const LEAVES: &[&str] = &["rng", "seconds", "pool"];
 
 /// Each layer and the layers it may import (besides itself and the `LEAVES`).
 const LAYERS: &[(&str, &[&str])] = &[
@@ -32,6 +32,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("gui", &["rules", "record", "arena", "tools"]),
     ("rng", &[]),
     ("seconds", &[]),
+    ("pool", &[]),
 ];
 
 /// Every import against `LAYERS`, as `FILE imports FILE`.

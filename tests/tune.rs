@@ -96,6 +96,15 @@ fn bad_options_are_one_error_and_exit_2() {
     assert_usage_error(&["fit-games", "g.txt", "--lambda", "nan"], "--lambda");
     assert_usage_error(&["fit", "d.txt"], "fit");
     assert_usage_error(&["games", "3", "--out", "d.txt"], "games");
+    assert_usage_error(
+        &["selfplay", "3", "--out", "o.txt", "--shard", "3/2"],
+        "--shard",
+    );
+    assert_usage_error(
+        &["label", "g.txt", "--out", "o.txt", "--shard", "0/2"],
+        "--shard",
+    );
+    assert_usage_error(&["merge", "--out", "o.txt"], "SHARD");
     let (code, _, err) = tune(&[]);
     assert_eq!(code, 2, "a job is required: {err}");
 }
@@ -132,6 +141,12 @@ fn bad_files_are_one_error_and_exit_2() {
     let data = dir.join("data.txt");
     std::fs::write(&data, "# data\n0 1 JJ KIKK IIHH\n").unwrap();
     assert_one_line_error(&["fit-games", path(&data)], "fit-games", "line 2");
+    // A games file that is no shard is not merged.
+    let games = dir.join("games.txt");
+    std::fs::write(&games, "# games\n1 JJ KIKK IIHH\n").unwrap();
+    let merge = ["merge", path(&games), "--out", path(&out)];
+    assert_one_line_error(&merge, "merge", "not a shard's games file");
+    assert!(!out.exists(), "nothing written on an error");
     // An output that cannot be written.
     let records = common::data_dir("records");
     let unwritable = dir.join("no-such-dir").join("games.txt");
@@ -247,5 +262,101 @@ fn fit_games_fits_as_the_old_example_did() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(err, "");
     assert_eq!(table_free(&out), table_free(OLD_FIT), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `tune label` killed in the middle (SIGKILL: nothing is flushed on the way out) and run
+/// again with the same command writes the file an uninterrupted run writes, byte for byte;
+/// its shards, merged by `tune merge`, write it too.
+#[test]
+fn label_resumes_after_a_kill_and_its_shards_merge_to_the_whole_run() {
+    let dir = scratch("resume");
+    // Twelve match games, each searched only in its last ten positions (the opening marker
+    // before them), so that a game takes a fraction of a second.
+    let text = std::fs::read_to_string(common::data_dir(".").join("fit-games.txt")).unwrap();
+    let games: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(12)
+        .map(|l| {
+            let mut words: Vec<&str> = l.split_whitespace().collect();
+            words.insert(words.len() - 10, "/");
+            words.join(" ")
+        })
+        .collect();
+    let input = dir.join("games.txt");
+    std::fs::write(&input, games.join("\n") + "\n").unwrap();
+    let args = |out: &std::path::Path, extra: &[&str]| -> Vec<String> {
+        let fixed = ["label", path(&input), "--nodes", "50", "--threads", "2"];
+        let mut a: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
+        a.extend(
+            ["--out", path(out)]
+                .iter()
+                .chain(extra)
+                .map(|s| s.to_string()),
+        );
+        a
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let (code, out, err) = tune(&a);
+        assert_eq!(code, 0, "{a:?}: {err}");
+        (out, err)
+    };
+    let whole = dir.join("whole.txt");
+    let (_, err) = run(args(&whole, &[]));
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("label: 12 of 12 games (100.0%), ") && l.ends_with("done")),
+        "progress with its rate: {err}"
+    );
+    let expected = std::fs::read_to_string(&whole).unwrap();
+    assert!(!dir.join("whole.txt.journal").exists());
+
+    let killed = dir.join("killed.txt");
+    let journal = dir.join("killed.txt.journal");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_connect6"))
+        .arg("tune")
+        .args(args(&killed, &[]))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    // The journal's header is two lines; kill once two games are in it.
+    let games_in =
+        || std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count().saturating_sub(2));
+    while games_in() < 2 && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = games_in();
+    assert!(
+        (2..12).contains(&before),
+        "killed after {before} of 12 games"
+    );
+    let (out, err) = run(args(&killed, &["--threads", "1"]));
+    assert!(err.contains(&format!("{before} resumed")), "{err}");
+    assert!(out.starts_with("12 games labelled in "), "{out}");
+    assert_eq!(std::fs::read_to_string(&killed).unwrap(), expected);
+    assert!(!journal.exists());
+
+    let parts: Vec<_> = (1..=3).map(|k| dir.join(format!("part{k}.txt"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        run(args(part, &["--shard", &format!("{}/3", k + 1)]));
+    }
+    let merged = dir.join("merged.txt");
+    let mut merge = vec!["merge", "--out", path(&merged)];
+    merge.extend(parts.iter().map(|p| path(p)));
+    let (code, out, err) = tune(&merge);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "3 shards merged: 12 games (0 repeats left out) in {}\n",
+            path(&merged)
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), expected);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,22 +3,22 @@
 use super::args::MatchArgs;
 use super::args::Shard;
 use super::decisive;
-use super::elo::SprtVerdict;
+use super::elo::{SprtSpec, SprtVerdict};
 use super::entry::{GameEntry, TimeUse, pairs_of};
 use super::game::{self, GameResult, GameSpec, Observer, Outcome, Unobserved};
 use super::process::{self, EngineProcess, EngineStartError, split_command};
 use super::repeats::fingerprint;
 use super::summary::Summary;
 use super::summary::{Settings, verdict_text};
+use crate::pool::{self, Flow, PoolError};
 use crate::record::openings::OpeningError;
 use crate::record::openings::{self, Opening};
 use crate::record::{self, MatchInfo, Record, RecordMove, RecordResult};
 use crate::rules::board::Color;
+use std::convert::Infallible;
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::mpsc;
 use std::time::Instant;
 
 /// A fallback display name: the program's file stem.
@@ -183,6 +183,50 @@ fn write_record(dir: &Path, record: &Record, game: usize) -> std::io::Result<Pat
     Ok(path)
 }
 
+/// Adds a finished game's points to engine A's and B's.
+fn add_points(points: &mut [f64; 2], result: &GameResult) {
+    let black = black_of(result.number);
+    match result.outcome {
+        Outcome::Win(c) => points[if c == Color::Black { black } else { 1 - black }] += 1.0,
+        Outcome::Draw => points.iter_mut().for_each(|p| *p += 0.5),
+    }
+}
+
+/// Writes a finished game's record into `dir` (with its picture under `--svg`); a failure is
+/// logged and the match goes on.
+fn save_record(dir: &Path, record: &Record, game: usize, svg: bool) {
+    match write_record(dir, record, game) {
+        Ok(path) if svg => {
+            let svg = crate::record::draw::svg_for_record(record);
+            if let Err(e) = std::fs::write(path.with_extension("svg"), svg) {
+                log::error!("cannot write picture of game {game}: {e}");
+            }
+        }
+        Ok(path) => log::debug!("record written to {}", path.display()),
+        Err(e) => log::error!("cannot write record of game {game}: {e}"),
+    }
+}
+
+/// The SPRT's progress text after the games so far (which it sorts by number), and the note
+/// of its verdict once it accepts a hypothesis.
+fn sprt_state(spec: SprtSpec, entries: &mut [GameEntry]) -> (String, Option<String>) {
+    entries.sort_by_key(|e| e.game);
+    let state = spec.state(&pairs_of(entries));
+    let text = format!(
+        "  LLR {:.2} [{:.2}, {:.2}]",
+        state.llr, state.lower, state.upper
+    );
+    let note = (state.verdict != SprtVerdict::Continue).then(|| {
+        format!(
+            "SPRT: {} after {} game(s), LLR {:.3}; games in progress finish",
+            verdict_text(state.verdict),
+            entries.len(),
+            state.llr
+        )
+    });
+    (text, note)
+}
+
 fn progress(done: usize, total: usize, points: [f64; 2], names: &[String; 2], sprt: &str) {
     let width = 20;
     let filled = done * width / total.max(1);
@@ -205,6 +249,11 @@ pub enum MatchError {
         engine: char,
         error: EngineStartError,
     },
+    /// A game's thread failed (a bug): the match stops after the games in flight.
+    Failed {
+        game: usize,
+        message: String,
+    },
     /// The records directory cannot be created.
     RecordsDir {
         path: std::path::PathBuf,
@@ -217,6 +266,7 @@ impl fmt::Display for MatchError {
         match self {
             MatchError::Opening(e) => write!(f, "{e}"),
             MatchError::Engine { engine, error } => write!(f, "engine {engine}: {error}"),
+            MatchError::Failed { game, message } => write!(f, "game {game} failed: {message}"),
             MatchError::RecordsDir { path, error } => {
                 write!(
                     f,
@@ -267,105 +317,50 @@ pub fn run_observed(config: &MatchArgs, observer: &dyn Observer) -> Result<Summa
         game_time: config.game_time,
         sprt: config.sprt,
     };
-    // The main thread deals out game numbers, at most `slots` ahead of the results it has
-    // seen, so an SPRT decision stops new games at once; games in flight finish.
-    let (job_tx, job_rx) = mpsc::channel::<usize>();
-    let job_rx = Mutex::new(job_rx);
-    let mut job_tx = Some(job_tx);
-    let mut queue = schedule.iter().copied();
     let engines = config.engines();
-    let (tx, rx) = mpsc::channel::<GameResult>();
     let mut entries: Vec<GameEntry> = Vec::with_capacity(schedule.len());
-    std::thread::scope(|scope| {
-        let slots = config.concurrency.min(schedule.len());
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        for slot in 0..slots {
-            let tx = tx.clone();
-            let cpus = (slots > 1).then(|| process::cpu_share(slot, slots, cores));
-            let (job_rx, openings, engines) = (&job_rx, &openings, &engines);
-            scope.spawn(move || {
-                loop {
-                    let number = match job_rx.lock() {
-                        Ok(jobs) => jobs.recv(),
-                        Err(_) => break,
-                    };
-                    let Ok(number) = number else { break };
-                    let black = black_of(number);
-                    let spec = GameSpec {
-                        number,
-                        commands: [&engines[black], &engines[1 - black]],
-                        opening: opening_of(number, openings.len()).map(|i| &openings[i]),
-                        limits: config.limits(),
-                        short_first: config.short_first,
-                        discard_stderr: config.quiet,
-                        cpus: cpus.clone(),
-                        observer,
-                    };
-                    if tx.send(game::play(&spec)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut deal = |job_tx: &mut Option<mpsc::Sender<usize>>| {
-            let sent = match (job_tx.as_ref(), queue.next()) {
-                (Some(jobs), Some(number)) => jobs.send(number).is_ok(),
-                _ => false,
-            };
-            if !sent {
-                *job_tx = None;
-            }
+    let slots = pool::workers(config.concurrency, schedule.len());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let play = |slot: usize, number: usize| {
+        let black = black_of(number);
+        let spec = GameSpec {
+            number,
+            commands: [&engines[black], &engines[1 - black]],
+            opening: opening_of(number, openings.len()).map(|i| &openings[i]),
+            limits: config.limits(),
+            short_first: config.short_first,
+            discard_stderr: config.quiet,
+            cpus: (slots > 1).then(|| process::cpu_share(slot, slots, cores)),
+            observer,
         };
-        for _ in 0..slots {
-            deal(&mut job_tx);
-        }
-        let mut points = [0.0f64; 2];
-        let mut sprt_text = String::new();
-        let mut stopped = false;
-        if !config.quiet {
-            progress(0, schedule.len(), points, &names, &sprt_text);
-        }
-        for result in rx {
-            let black = black_of(result.number);
-            match result.outcome {
-                Outcome::Win(c) => {
-                    points[if c == Color::Black { black } else { 1 - black }] += 1.0;
-                }
-                Outcome::Draw => points.iter_mut().for_each(|p| *p += 0.5),
-            }
+        game::play(&spec)
+    };
+    let mut points = [0.0f64; 2];
+    let mut sprt_text = String::new();
+    let mut stopped = false;
+    if !config.quiet {
+        progress(0, schedule.len(), points, &names, &sprt_text);
+    }
+    // The pool deals a game out only as one comes in, so an SPRT decision stops new games at
+    // once; games in flight finish and count.
+    let ran = pool::run(
+        slots,
+        schedule.iter().copied(),
+        play,
+        |_, result: GameResult| {
+            add_points(&mut points, &result);
             if let Some(dir) = &config.records {
-                let rec = record_of(&result, &names, config, openings.len());
-                match write_record(dir, &rec, result.number) {
-                    Ok(path) if config.svg => {
-                        let svg = crate::record::draw::svg_for_record(&rec);
-                        if let Err(e) = std::fs::write(path.with_extension("svg"), svg) {
-                            log::error!("cannot write picture of game {}: {e}", result.number);
-                        }
-                    }
-                    Ok(path) => log::debug!("record written to {}", path.display()),
-                    Err(e) => log::error!("cannot write record of game {}: {e}", result.number),
-                }
+                let record = record_of(&result, &names, config, openings.len());
+                save_record(dir, &record, result.number, config.svg);
             }
             entries.push(entry_of(&result, openings.len()));
             observer.finished(&result);
             if let Some(spec) = config.sprt {
-                entries.sort_by_key(|e| e.game);
-                let state = spec.state(&pairs_of(&entries));
-                sprt_text = format!(
-                    "  LLR {:.2} [{:.2}, {:.2}]",
-                    state.llr, state.lower, state.upper
-                );
-                if state.verdict != SprtVerdict::Continue && !stopped {
-                    stopped = true;
-                    job_tx = None;
+                let (text, verdict) = sprt_state(spec, &mut entries);
+                sprt_text = text;
+                if let Some(note) = verdict.filter(|_| !stopped) {
                     // Games already started finish and count; no new game starts.
-                    let note = format!(
-                        "SPRT: {} after {} game(s), LLR {:.3}; games in progress finish",
-                        verdict_text(state.verdict),
-                        entries.len(),
-                        state.llr
-                    );
+                    stopped = true;
                     if !config.quiet {
                         eprintln!();
                     }
@@ -374,22 +369,22 @@ pub fn run_observed(config: &MatchArgs, observer: &dyn Observer) -> Result<Summa
             }
             if !stopped && observer.stop_requested() {
                 stopped = true;
-                job_tx = None;
                 eprintln!(
                     "stopped on request after {} game(s); games in progress finish",
                     entries.len()
                 );
             }
-            if !stopped {
-                deal(&mut job_tx);
-            }
             if !config.quiet {
                 progress(entries.len(), schedule.len(), points, &names, &sprt_text);
             }
-        }
-        if !config.quiet {
-            eprintln!();
-        }
-    });
+            Ok::<_, Infallible>(if stopped { Flow::Stop } else { Flow::Continue })
+        },
+    );
+    if !config.quiet {
+        eprintln!();
+    }
+    if let Err(PoolError::Panicked { job, message }) = ran {
+        return Err(MatchError::Failed { game: job, message });
+    }
     Ok(Summary::new(settings, entries))
 }

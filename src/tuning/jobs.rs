@@ -5,7 +5,9 @@
 //! connect6 tune records PATH.. --out GAMES
 //! connect6 tune fit-games GAMES [--holdout M] [--lambda L] [--k K]
 //! connect6 tune selfplay N --out GAMES [--nodes N] [--openings FILE] [--seed S] [--threads T]
-//!     [--ranking-file FILE] [--eval-file FILE]
+//!     [--shard K/N] [--ranking-file FILE] [--eval-file FILE]
+//! connect6 tune label GAMES.. --out GAMES [--nodes N] [--threads T] [--shard K/N]
+//! connect6 tune merge SHARD.. --out GAMES
 //! connect6 tune openings N --out FILE [--seed S] [--radius R] [--balance-depth D]
 //! connect6 tune replies K --from FILE --out FILE [--balance-depth D]
 //! connect6 tune defence-suite PATH.. --out FILE [--nodes N]
@@ -16,13 +18,14 @@
 //!
 //! Each job's arguments, runner and printing live beside its code: `games::records`,
 //! `fit::job` (`fit-games`), `openings::job` (`openings`, `replies`),
-//! `selfplay`, `label`, `defence`, `policy` (`policy`, `policy-hits`) and `values::job`
+//! `selfplay`, `label`, `batch::merge` (`merge`), `defence`, `policy` (`policy`, `policy-hits`) and `values::job`
 //! (`eval`). This module only dispatches, and holds the value parsers and the progress line
 //! the jobs share.
 //!
 //! Results go to stdout (and to `--out`), progress and errors to stderr; an error is one
 //! line and exit code 2.
 
+use super::batch::merge::MergeArgs;
 use super::defence::DefenceSuiteArgs;
 use super::fit::job::FitGamesArgs;
 use super::games::RecordsArgs;
@@ -31,7 +34,7 @@ use super::openings::job::{OpeningsArgs, RepliesArgs};
 use super::policy::{PolicyArgs, PolicyHitsArgs};
 use super::selfplay::SelfPlayArgs;
 use super::values::job::EvalArgs;
-use super::{defence, fit, games, label, openings, policy, selfplay, values};
+use super::{batch, defence, fit, games, label, openings, policy, selfplay, values};
 use std::process::ExitCode;
 
 /// `connect6 tune`: one of the jobs.
@@ -54,6 +57,9 @@ pub enum Job {
     /// Give every position a fit samples in games files the score of a fixed-node search;
     /// write them as a games file.
     Label(LabelArgs),
+    /// Join the games files of a `selfplay` or `label` run's shards (`--shard K/N`) into the
+    /// one the whole run writes.
+    Merge(MergeArgs),
     /// Write two-turn match openings: black's JJ and a white pair near it.
     Openings(OpeningsArgs),
     /// Extend two-turn openings to three turns with black's best pairs.
@@ -79,6 +85,7 @@ impl Job {
             Job::FitGames(_) => "fit-games",
             Job::SelfPlay(_) => "selfplay",
             Job::Label(_) => "label",
+            Job::Merge(_) => "merge",
             Job::Openings(_) => "openings",
             Job::Replies(_) => "replies",
             Job::DefenceSuite(_) => "defence-suite",
@@ -97,6 +104,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
         Job::FitGames(a) => fit::job::fit_games(&a),
         Job::SelfPlay(a) => selfplay::self_play_file(&a),
         Job::Label(a) => label::label_file(&a),
+        Job::Merge(a) => batch::merge::merge_files(&a),
         Job::Openings(a) => openings::job::openings(&a),
         Job::Replies(a) => openings::job::replies(&a),
         Job::DefenceSuite(a) => defence::defence_suite_file(&a),

@@ -12,23 +12,23 @@
 //! Every quiet position from the first sampled one (`GameTurns::first_sampled`) gets a fresh
 //! search of `nodes` main-search nodes with an empty hash table, so a score is a function of
 //! the position and the settings alone. Positions that are not quiet keep no score: the fits
-//! never read them. Games are written in order as they finish, a whole line at a time.
+//! never read them. Games are written in order as they finish, a whole line at a time, and
+//! each is in the journal the moment it finishes (`batch`: shards, resuming, progress).
 
 use super::args::worker_threads;
+use super::batch::{self, Batch, BatchError, Progress};
 use super::games::GameTurns;
 use super::games::read_games_files;
 use super::{is_quiet, node_limits};
+use crate::arena::Shard;
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::models::Models;
 use crate::engine::search::Searcher;
+use crate::pool::Flow;
 use crate::rules::board::Board;
 use crate::rules::stones::PlaceTurn;
-use std::collections::BTreeMap;
-use std::io::BufWriter;
-use std::io::{self, Write};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Hash table of each position's searcher.
@@ -54,57 +54,45 @@ pub fn label_game(game: &GameTurns, nodes: u64, models: &Models) -> GameTurns {
     }
 }
 
-/// Labels `games` on `threads` worker threads and writes each, in order, to `out` as a
-/// games-file line after a header saying how; `progress` is called with the games written.
+/// The games file's header: how its scores were made.
+pub fn header(nodes: u64) -> String {
+    format!(
+        "# connect6 games labelled by `tune label --nodes {nodes}`: each sampled quiet \
+         position's score from a search of {nodes} nodes, for its mover (TURN:SCORE)\n"
+    )
+}
+
+/// How a position is labelled: a search of `nodes` nodes playing with `models`.
+pub struct Labeller<'a> {
+    pub nodes: u64,
+    pub models: &'a Models,
+}
+
+/// Labels `games` (or those of `shard`) on `threads` worker threads and writes each, in
+/// order, to the games file `out` after the header; resumes from the journal a stopped run
+/// with the same settings and `inputs` (fingerprint) left. Returns whether all are written.
 pub fn label(
     games: &[GameTurns],
-    nodes: u64,
-    models: &Models,
+    labeller: &Labeller,
     threads: usize,
-    out: &mut impl Write,
-    mut progress: impl FnMut(usize),
-) -> io::Result<()> {
-    writeln!(
+    shard: Option<Shard>,
+    out: &Path,
+    inputs: u64,
+    progress: impl FnMut(&Progress) -> Flow,
+) -> Result<bool, BatchError> {
+    let Labeller { nodes, models } = *labeller;
+    let batch = Batch {
+        header: header(nodes),
+        total: games.len(),
+        shard,
         out,
-        "# connect6 games labelled by `tune label --nodes {nodes}`: each sampled quiet \
-         position's score from a search of {nodes} nodes, for its mover (TURN:SCORE)"
-    )?;
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel();
-    std::thread::scope(|scope| -> io::Result<()> {
-        for _ in 0..threads.max(1) {
-            let sender = sender.clone();
-            let next = &next;
-            scope.spawn(move || {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(game) = games.get(index) else {
-                        break;
-                    };
-                    if sender
-                        .send((index, label_game(game, nodes, models)))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        let mut waiting = BTreeMap::new();
-        let mut written = 0;
-        for (index, game) in receiver {
-            waiting.insert(index, game);
-            while let Some(game) = waiting.remove(&written) {
-                writeln!(out, "{}", game.line())?;
-                out.flush()?;
-                written += 1;
-                progress(written);
-            }
-        }
-        Ok(())
-    })?;
-    out.flush()
+        inputs,
+        threads,
+        repeats_left_out: false,
+    };
+    let label_one = |index: usize| label_game(&games[index], nodes, models);
+    let write = |out: &mut dyn Write, game: GameTurns| writeln!(out, "{}", game.line());
+    batch::play_games(&batch, label_one, write, progress)
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -122,6 +110,10 @@ pub struct LabelArgs {
     /// Games labelled at once [default: the machine's cores].
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,
+    /// Label only the K-th of N parts of the games (a contiguous run of them), each as the
+    /// whole run labels it; `tune merge` joins the parts' files.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// The ranking and evaluation the search plays with.
     #[command(flatten)]
     pub models: crate::engine::models::ModelArgs,
@@ -132,26 +124,28 @@ pub struct LabelArgs {
 pub fn label_file(a: &LabelArgs) -> Result<(), String> {
     let models = a.models.load()?;
     let games = read_games_files(&a.games)?;
-    let out = a.out.display();
-    let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
-    let mut writer = BufWriter::new(file);
+    // What the header does not say: the games and the models.
+    let inputs = batch::fingerprint(
+        games
+            .iter()
+            .map(GameTurns::line)
+            .chain([format!("{:?}", a.models)]),
+    );
     let began = Instant::now();
-    super::label::label(
-        &games,
-        a.nodes,
-        &models,
-        worker_threads(a.threads),
-        &mut writer,
-        |n| {
-            if n % 100 == 0 {
-                eprintln!("{n} games, {:.0} s", began.elapsed().as_secs_f64());
-            }
-        },
+    let threads = worker_threads(a.threads);
+    let progress = batch::reporter("label");
+    let labeller = Labeller {
+        nodes: a.nodes,
+        models: &models,
+    };
+    label(
+        &games, &labeller, threads, a.shard, &a.out, inputs, progress,
     )
-    .map_err(|e| format!("{out}: {e}"))?;
+    .map_err(|e| e.to_string())?;
     println!(
-        "{} games labelled in {out} ({:.1} s)",
-        games.len(),
+        "{} games labelled in {} ({:.1} s)",
+        batch::shard_range(games.len(), a.shard).len(),
+        a.out.display(),
         began.elapsed().as_secs_f64()
     );
     Ok(())
@@ -162,6 +156,10 @@ mod tests {
     use super::*;
     use crate::tuning::games::read_game_turns;
 
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap()
+    }
+
     /// Every sampled quiet position gets the score a fresh search of it gives, the others
     /// none; the file reads back as the same games with those scores, whatever the threads.
     #[test]
@@ -169,17 +167,26 @@ mod tests {
         let text = "1 JJ KIKK IIHH KJLJ:5 HGGF MLNL ONPO\n0 JJ KKLL / MMNN OOPP IHGI\n";
         let games = read_game_turns(text).unwrap();
         let nodes = 150;
-        let mut one = Vec::new();
-        label(&games, nodes, &Models::embedded(), 1, &mut one, |_| {}).unwrap();
-        let mut two = Vec::new();
+        let models = Models::embedded();
+        let labeller = Labeller {
+            nodes,
+            models: &models,
+        };
+        let dir = std::env::temp_dir().join(format!("c6-label-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (one, two) = (dir.join("one.txt"), dir.join("two.txt"));
+        assert!(label(&games, &labeller, 1, None, &one, 0, |_| Flow::Continue).unwrap());
         let mut calls = 0;
-        label(&games, nodes, &Models::embedded(), 2, &mut two, |_| {
-            calls += 1
-        })
-        .unwrap();
+        let counted = |_: &Progress| {
+            calls += 1;
+            Flow::Continue
+        };
+        assert!(label(&games, &labeller, 2, None, &two, 0, counted).unwrap());
+        let (one, two) = (read(&one), read(&two));
         assert_eq!(one, two);
         assert_eq!(calls, 2);
-        let labelled = read_game_turns(&String::from_utf8(one).unwrap()).unwrap();
+        assert!(one.starts_with(&header(nodes)));
+        let labelled = read_game_turns(&one).unwrap();
         assert_eq!(labelled.len(), 2);
         let mut scored = 0;
         for (game, before) in labelled.iter().zip(&games) {

@@ -7,7 +7,9 @@
 //! - `selfplay` plays the engine against itself at a node limit, on several threads, and
 //!   writes the games as a games file;
 //! - `label` gives every position a fit samples the score of a fixed-node search, to blend
-//!   into the results as labels.
+//!   into the results as labels;
+//! - `batch` runs those two on the worker pool: shards (`--shard K/N`, merged by
+//!   `tune merge`), a journal a stopped run resumes from, progress on stderr.
 //!
 //! The fits:
 //! - `fit` fits the hand-set evaluation's weights, `TO_MOVE_PATTERN` / `WAITING_PATTERN` and
@@ -26,6 +28,7 @@
 //! that positions of one game never sit on both sides.
 
 pub mod args;
+pub mod batch;
 pub mod defence;
 pub mod fit;
 pub mod games;

@@ -12,25 +12,26 @@
 //! choice, so the fits do not learn from them.
 //!
 //! Games are written in index order as they finish, a whole line at a time, so a stopped run
-//! leaves a usable file. Draws (a full board) are left out, as `tune records` leaves them,
-//! and so is a game that repeats one already written.
+//! leaves a usable file, and each is in the journal the moment it finishes (`batch`: shards,
+//! resuming, progress). Draws (a full board) are left out, as `tune records` leaves them, and
+//! so is a game that repeats one already written.
 
 use super::args::worker_threads;
+use super::batch::{self, Batch, BatchError, Progress};
 use super::games::GameTurns;
 use super::openings::{SPREAD, generated_pair, random_opening};
 use super::{game_rng, node_limits};
+use crate::arena::Shard;
 use crate::engine::eval::WIN_BOUND;
 use crate::engine::models::Models;
 use crate::engine::search::Searcher;
+use crate::pool::Flow;
 use crate::rng::Rng;
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Turn;
-use std::collections::{BTreeMap, HashSet};
-use std::io::BufWriter;
-use std::io::{self, Write};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Random turns after an opening from the file: with the generator's best 8 pairs and the
@@ -67,21 +68,21 @@ pub struct PlayedGame {
 }
 
 impl PlayedGame {
-    /// The game's line in a games file (`games`), or `None` for a draw.
-    pub fn line(&self) -> Option<String> {
-        let black_result = match self.winner? {
-            Color::Black => 1.0,
-            Color::White => 0.0,
+    /// The game as a games file has it, a draw's result 0.5.
+    pub fn game_turns(&self) -> GameTurns {
+        let black_result = match self.winner {
+            Some(Color::Black) => 1.0,
+            Some(Color::White) => 0.0,
+            None => 0.5,
         };
         let mut scores = vec![None; self.opening.min(self.turns.len())];
         scores.extend(&self.scores);
-        let game = GameTurns {
+        GameTurns {
             black_result,
             turns: self.turns.clone(),
             opening: self.opening,
             scores,
-        };
-        Some(game.line())
+        }
     }
 }
 
@@ -167,77 +168,72 @@ pub struct SelfPlaySummary {
     pub turns: usize,
 }
 
-/// Plays the configuration's games on its worker threads and writes each decisive one to
-/// `out` as a games-file line, in index order, after a header saying how they were made.
-/// `progress` is called after each game written.
-pub fn self_play(
-    config: &SelfPlayConfig,
-    out: &mut impl Write,
-    mut progress: impl FnMut(&SelfPlaySummary),
-) -> io::Result<SelfPlaySummary> {
-    writeln!(
-        out,
+/// A games file's game's winner (`None`: a draw).
+fn game_winner(game: &GameTurns) -> Option<Color> {
+    [Color::Black, Color::White]
+        .into_iter()
+        .find(|&c| game.result_for(c) == 1.0)
+}
+
+/// The games file's header: how its games were made.
+pub fn header(config: &SelfPlayConfig) -> String {
+    format!(
         "# connect6 self-play games: {} games, seed {}, nodes {} (each side 3/4 to 5/4 of it), \
          spread {}, {} openings from a file\n\
          # result for black (1, 0), then the turns; '/' ends the opening, and each later \
-         turn carries the search's score for its mover (TURN:SCORE)",
+         turn carries the search's score for its mover (TURN:SCORE)\n",
         config.games,
         config.seed,
         config.nodes,
         config.spread,
         config.openings.len()
-    )?;
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel();
+    )
+}
+
+/// Plays the configuration's games (or those of its shard) on its worker threads and writes
+/// each decisive one to the games file `out`, in index order, after the header; resumes from
+/// the journal a stopped run with the same settings and `inputs` (fingerprint) left. Returns
+/// what the games were, resumed ones included, and whether all are written.
+pub fn self_play(
+    config: &SelfPlayConfig,
+    shard: Option<Shard>,
+    out: &Path,
+    inputs: u64,
+    progress: impl FnMut(&Progress) -> Flow,
+) -> Result<(SelfPlaySummary, bool), BatchError> {
+    let batch = Batch {
+        header: header(config),
+        total: config.games,
+        shard,
+        out,
+        inputs,
+        threads: config.threads,
+        repeats_left_out: true,
+    };
     let mut summary = SelfPlaySummary::default();
-    std::thread::scope(|scope| -> io::Result<()> {
-        for _ in 0..config.threads.max(1) {
-            let sender = sender.clone();
-            let next = &next;
-            scope.spawn(move || {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= config.games {
-                        break;
-                    }
-                    let game = play(config, index as u64);
-                    if sender.send((index, game)).is_err() {
-                        break;
-                    }
-                }
-            });
+    // Games already written, by their turns alone (a repeat's scores may differ).
+    let mut seen = HashSet::new();
+    let play_one = |index: usize| play(config, index as u64).game_turns();
+    let write = |out: &mut dyn Write, game: GameTurns| {
+        summary.games += 1;
+        summary.turns += game.turns.len();
+        let winner = game_winner(&game);
+        match winner {
+            Some(Color::Black) => summary.black_wins += 1,
+            Some(Color::White) => summary.white_wins += 1,
+            None => summary.draws += 1,
         }
-        drop(sender);
-        let mut waiting = BTreeMap::new();
-        let mut written = 0;
-        // Games already written, by their turns alone (a repeat's scores may differ).
-        let mut seen = HashSet::new();
-        for (index, game) in receiver {
-            waiting.insert(index, game);
-            while let Some(game) = waiting.remove(&written) {
-                written += 1;
-                summary.games += 1;
-                summary.turns += game.turns.len();
-                match game.winner {
-                    Some(Color::Black) => summary.black_wins += 1,
-                    Some(Color::White) => summary.white_wins += 1,
-                    None => summary.draws += 1,
-                }
-                if let Some(line) = game.line() {
-                    if seen.insert(game.turns.clone()) {
-                        writeln!(out, "{line}")?;
-                        out.flush()?;
-                    } else {
-                        summary.repeats += 1;
-                    }
-                }
-                progress(&summary);
+        if winner.is_some() {
+            if seen.insert(game.turns.clone()) {
+                writeln!(out, "{}", game.line())?;
+            } else {
+                summary.repeats += 1;
             }
         }
         Ok(())
-    })?;
-    out.flush()?;
-    Ok(summary)
+    };
+    let complete = batch::play_games(&batch, play_one, write, progress)?;
+    Ok((summary, complete))
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -264,6 +260,10 @@ pub struct SelfPlayArgs {
     /// Games played at once [default: the machine's cores].
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,
+    /// Play only the K-th of N parts of the games (a contiguous run of their indices), each as
+    /// the whole run plays it; `tune merge` joins the parts' files.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// The ranking and evaluation both sides play with.
     #[command(flatten)]
     pub models: crate::engine::models::ModelArgs,
@@ -283,16 +283,29 @@ pub fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
         threads,
         models,
     };
+    // What the header does not say: the openings' turns and the models.
+    let inputs = batch::fingerprint(
+        config
+            .openings
+            .iter()
+            .map(|o| {
+                o.iter()
+                    .map(|t| t.to_protocol(false))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .chain([format!("{:?}", a.models)]),
+    );
     let out = a.out.display();
-    let file = std::fs::File::create(&a.out).map_err(|e| format!("{out}: {e}"))?;
-    let mut writer = BufWriter::new(file);
     let began = Instant::now();
-    let summary = self_play(&config, &mut writer, |s| {
-        if s.games % 50 == 0 {
-            eprintln!("{} games, {:.0} s", s.games, began.elapsed().as_secs_f64());
-        }
-    })
-    .map_err(|e| format!("{out}: {e}"))?;
+    let (summary, _) = self_play(
+        &config,
+        a.shard,
+        &a.out,
+        inputs,
+        batch::reporter("selfplay"),
+    )
+    .map_err(|e| e.to_string())?;
     println!(
         "{} games ({} turns; black won {}, white {}, drawn {}; {} repeats left out) in {} \
          ({:.1} s)",
@@ -333,19 +346,32 @@ mod tests {
         }
     }
 
+    /// Plays the configuration into a fresh file and returns the file's text.
+    fn played(config: &SelfPlayConfig, name: &str) -> (String, SelfPlaySummary, usize) {
+        let dir = std::env::temp_dir().join(format!("c6-selfplay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join(name);
+        let mut calls = 0;
+        let (summary, complete) = self_play(config, None, &out, 0, |_| {
+            calls += 1;
+            Flow::Continue
+        })
+        .unwrap();
+        assert!(complete && !batch::journal_path(&out).exists());
+        (std::fs::read_to_string(&out).unwrap(), summary, calls)
+    }
+
     #[test]
     fn games_are_the_same_whatever_the_threads_and_read_back_as_a_games_file() {
-        let mut one = Vec::new();
-        let summary = self_play(&config(4, 1), &mut one, |_| {}).unwrap();
-        let mut two = Vec::new();
-        let mut calls = 0;
-        self_play(&config(4, 2), &mut two, |_| calls += 1).unwrap();
+        let (one, summary, _) = played(&config(4, 1), "one.txt");
+        let (two, _, calls) = played(&config(4, 2), "two.txt");
         assert_eq!(one, two, "games are a function of their index alone");
         assert_eq!(calls, 4);
         assert_eq!(summary.games, 4);
         assert_eq!(summary.black_wins + summary.white_wins + summary.draws, 4);
+        assert!(one.starts_with(&header(&config(4, 1))));
 
-        let text = String::from_utf8(one).unwrap();
+        let text = one;
         let games = read_game_turns(&text).unwrap();
         assert_eq!(games.len(), 4 - summary.draws - summary.repeats);
         for (i, game) in games.iter().enumerate() {
