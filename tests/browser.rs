@@ -418,11 +418,31 @@ fn the_board_in_chromium() {
         .as_u64()
         .expect("a losing turn");
     driver.wait_text("#review-status", &format!("Turn {turn} of 20"));
+    score_graph(&server, &driver, turn);
     driver.type_into("#review-engine", &format!("{BIN} --move-time 1"));
     driver.click("#review-ask");
     driver.wait_text("#review-view", "the engine plays");
     driver.wait_text("#review-nps", "nodes/s");
     driver.screenshot(&dir.join("gui-review.png"));
+}
+
+/// The score graph under the board: a quick pass from the page's form, its progress shown
+/// to the end; a click on a point moves the board to that turn, and one on the losing turn's
+/// point (marked) back there.
+fn score_graph(server: &Server, driver: &Driver, losing: u64) {
+    driver.type_into("#review-graph-time", "0.05");
+    driver.type_into("#review-graph-depth", "3");
+    driver.click("#review-graph-run");
+    driver.wait_text("#review-graph-status", "engine pass done: 20 turns");
+    let count = "return document.querySelectorAll('#graph circle.point').length;";
+    assert_eq!(driver.script(count), json!(20));
+    let marked = "return document.querySelector('#graph circle.losing').dataset.turn;";
+    assert_eq!(driver.script(marked), json!(losing.to_string()));
+    driver.click("#graph [data-turn='5']");
+    driver.wait_text("#review-status", "Turn 5 of 20");
+    assert_eq!(server.state()["review"]["game"]["upto"], 5);
+    driver.click(&format!("#graph circle[data-turn='{losing}']"));
+    driver.wait_text("#review-status", &format!("Turn {losing} of 20"));
 }
 
 /// The engine panel shows the search the server read from the log, and the log itself is

@@ -45,6 +45,8 @@ pub struct AnalyseArgs {
     pub hash: usize,
     #[command(flatten)]
     pub models: crate::engine::models::ModelArgs,
+    #[command(flatten)]
+    pub graph: crate::tools::pass::GraphArgs,
     /// Record files, or folders whose `*.txt` files are records.
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<PathBuf>,
@@ -478,9 +480,10 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         eprintln!("connect6 analyse: {e}");
         return ExitCode::from(2);
     }
-    let games = match load_games(&args.records)
+    let loaded = load_games(&args.records)
         .and_then(|games| check_side(&games, &args.side).map(|()| games))
-    {
+        .and_then(|g| Ok((args.graph.settings(g.len()).map_err(Refusal::input)?, g)));
+    let (graph, games) = match loaded {
         Ok(g) => g,
         Err(refusal) => {
             for line in &refusal.lines {
@@ -494,6 +497,7 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         records: games.len(),
         ..AnalysisTotals::default()
     };
+    let mut losing = None;
     for (file, game) in &games {
         let Some(color) = lost_by(game, &args.side) else {
             if game.black != args.side && game.white != args.side {
@@ -508,8 +512,15 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         let analysis = analyser.analyse(game, color);
         summary.add(&analysis);
         print!("{}", report(&file_name(file), &analysis));
+        losing = analysis.losing.map(|l| l.number);
     }
     println!("{}", summary.line(&args.side, args.time));
+    if let (Some(settings), [(_, game)]) = (graph, games.as_slice()) {
+        match args.graph.write(settings, game, losing) {
+            Ok(line) => println!("{line}"),
+            Err(e) => return super::pass::failed(&e),
+        }
+    }
     ExitCode::SUCCESS
 }
 

@@ -105,6 +105,26 @@ function drawBoard(game, onCell, marks, markClass) {
   svg.appendChild(style);
 }
 
+// The score graph under the board (the server draws it); a click on a turn's column calls
+// `onTurn` with its number.
+function drawGraph(graph, onTurn) {
+  const box = $("graph");
+  box.innerHTML = graph && graph.svg ? graph.svg : "";
+  if (!onTurn) return;
+  for (const el of box.querySelectorAll("[data-turn]")) {
+    el.addEventListener("click", () => onTurn(Number(el.dataset.turn)));
+  }
+}
+
+function graphStatus(graph) {
+  if (!graph) return "";
+  const what = `${graph.time} s a position` + (graph.depth ? `, depth cap ${graph.depth}` : "");
+  if (graph.status === "running") return `engine pass: ${graph.done} of ${graph.total} turns (${what})...`;
+  if (graph.status === "stopped") return `pass stopped after ${graph.done} of ${graph.total} turns`;
+  if (graph.status === "cached") return `kept from an earlier pass (${what})`;
+  return `engine pass done: ${graph.done} turns (${what})`;
+}
+
 // The engine panel: `search` is the server's reading of the engine's log (see
 // src/gui/panel.rs), `color` the side the engine searched for.
 function fillPanel(prefix, search, color) {
@@ -179,6 +199,7 @@ function renderPlay() {
   const play = state.play;
   if (!play.active) {
     drawBoard(null, clickPlay);
+    drawGraph(null);
     $("play-status").textContent = "No game yet: click the board to start one with these settings (as black, the click is your first stone), or press New game.";
     return;
   }
@@ -193,6 +214,7 @@ function renderPlay() {
   showPlayClock(play);
   $("play-search").textContent = `engine time ${play.engine_total.toFixed(3)} s, cap ${play.move_time} s a move`;
   fillPanel("play", play.search, play.human === "black" ? "white" : "black");
+  drawGraph(play.graph);
   turnItems($("play-turns"), play.game);
 }
 
@@ -214,6 +236,7 @@ setInterval(() => {
 function renderWatch() {
   const w = state.watch;
   drawBoard(w.live ? w.live.game : null);
+  drawGraph(w.live && w.live.graph);
   const lines = [];
   if (w.running) lines.push(`Playing: ${w.names[0]} (A) vs ${w.names[1]} (B), ${w.results.length}/${w.planned} games done` + (w.stopping ? "; stopping: no new game starts" : ""));
   else if (w.summary) lines.push(`Match over: ${w.results.length} games`);
@@ -251,6 +274,13 @@ function renderReview() {
   const view = r.engine;
   const marks = view && view.turn && view.upto === (r.game && r.game.upto) ? [view.turn.slice(0, 2), view.turn.slice(2, 4)].filter((c) => c) : [];
   drawBoard(r.game, null, marks, "suggestion");
+  drawGraph(r.graph, step);
+  const g = r.graph;
+  const bar = $("review-graph-progress");
+  bar.max = g ? Math.max(1, g.total) : 1;
+  bar.value = g ? g.done : 0;
+  $("review-graph-status").textContent = graphStatus(g);
+  $("review-graph-stop").disabled = !(g && g.status === "running");
   $("review-status").textContent = r.game
     ? `Turn ${r.game.upto} of ${r.game.turns.length}` + (r.busy ? " (working...)" : "")
     : "Open a record file or a folder of records.";
@@ -265,7 +295,10 @@ function renderReview() {
 }
 
 function render() {
-  if (!state) return drawBoard(null, mode === "play" ? clickPlay : null);
+  if (!state) {
+    drawGraph(null);
+    return drawBoard(null, mode === "play" ? clickPlay : null);
+  }
   if (mode === "play") renderPlay();
   else if (mode === "watch") renderWatch();
   else renderReview();
@@ -316,6 +349,11 @@ function wire() {
   $("review-next").addEventListener("click", () => step(upto() + 1));
   $("review-last").addEventListener("click", () => step(1e9));
   $("review-losing").addEventListener("click", () => post("/review/losing"));
+  $("review-graph-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    post("/review/graph", formObject(e.target));
+  });
+  $("review-graph-stop").addEventListener("click", () => post("/review/stop"));
   document.addEventListener("keydown", (e) => {
     if (mode !== "review" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     const keys = { ArrowLeft: -1, ArrowRight: 1, Home: -1e9, End: 1e9 };
@@ -324,6 +362,8 @@ function wire() {
       step(Math.abs(keys[e.key]) === 1 ? upto() + keys[e.key] : keys[e.key]);
     } else if (e.key === "l" || e.key === "L") {
       post("/review/losing");
+    } else if (e.key === "g" || e.key === "G") {
+      post("/review/graph", formObject($("review-graph-form")));
     } else if ((e.key === "PageDown" || e.key === "PageUp") && state) {
       // The next or previous record of the folder.
       e.preventDefault();
