@@ -367,6 +367,12 @@ fn the_board_in_chromium() {
         }
     }
     engine_panel(&server, &driver);
+    let play = server.state()["play"].clone();
+    let last = play["game"]["turns"][3]["cells"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    overlays(&driver, &play["game"], &play["search"], &last);
     driver.screenshot(&dir.join("gui-play.png"));
 
     // Watch: a short match from the page's form, followed to its summary.
@@ -423,6 +429,22 @@ fn the_board_in_chromium() {
     driver.click("#review-ask");
     driver.wait_text("#review-view", "the engine plays");
     driver.wait_text("#review-nps", "nodes/s");
+    let review = server.state()["review"].clone();
+    overlays(&driver, &review["game"], &review["engine"]["search"], "");
+    // Before white's six, white's window of four or five is marked as a threat.
+    driver.click("#graph circle[data-turn='19']");
+    driver.wait_text("#review-status", "Turn 19 of 20");
+    let review = server.state()["review"].clone();
+    assert!(
+        !review["game"]["threats"]["white"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{}",
+        review["game"]["threats"]
+    );
+    overlays(&driver, &review["game"], &Value::Null, "");
+    driver.click(&format!("#graph circle[data-turn='{turn}']"));
+    driver.wait_text("#review-status", &format!("Turn {turn} of 20"));
     driver.screenshot(&dir.join("gui-review.png"));
 }
 
@@ -443,6 +465,46 @@ fn score_graph(server: &Server, driver: &Driver, losing: u64) {
     assert_eq!(server.state()["review"]["game"]["upto"], 5);
     driver.click(&format!("#graph circle[data-turn='{losing}']"));
     driver.wait_text("#review-status", &format!("Turn {losing} of 20"));
+}
+
+/// The engine's view on the board: the threat cells of each side as the server lists them,
+/// the expected line (after `last`, the turn it starts with when that was just played) as
+/// numbered ghost stones on the free cells; the switch hides them all and brings them back.
+fn overlays(driver: &Driver, game: &Value, search: &Value, last: &str) {
+    let mut taken = stones(&json!({ "turns": game["turns"].as_array().map(|t| {
+        t[..game["upto"].as_u64().unwrap_or(0) as usize].to_vec()
+    }) }));
+    let mut line: Vec<&str> = search["pv"]
+        .as_array()
+        .map(|pv| pv.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if line.first() == Some(&last) {
+        line.remove(0);
+    }
+    let mut ghosts = 0;
+    for turn in line {
+        for i in (0..turn.len()).step_by(2) {
+            ghosts += usize::from(
+                taken
+                    .insert(turn[i..i + 2].to_string(), String::new())
+                    .is_none(),
+            );
+        }
+    }
+    let threats = ["black", "white"]
+        .map(|side| game["threats"][side].as_array().map_or(0, Vec::len))
+        .map(|n| json!(n));
+    let count = |css: &str| format!("return document.querySelectorAll('#board {css}').length;");
+    for (i, on) in [true, false, true].into_iter().enumerate() {
+        let n = |v: Value| if on { v } else { json!(0) };
+        wait_script(driver, &count(".ghost"), n(json!(ghosts)));
+        wait_script(driver, &count(".ghost-number"), n(json!(ghosts)));
+        wait_script(driver, &count(".threat-black"), n(threats[0].clone()));
+        wait_script(driver, &count(".threat-white"), n(threats[1].clone()));
+        if i < 2 {
+            driver.click("#overlay-toggle");
+        }
+    }
 }
 
 /// The engine panel shows the search the server read from the log, and the log itself is

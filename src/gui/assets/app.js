@@ -12,6 +12,8 @@ let pending = [];
 let emptyBoard = null;
 // A click on the empty board in Play starts a game; further clicks wait for it.
 let starting = false;
+// The engine's view on the board (expected line, threats), hidden by its switch.
+let overlayOn = true;
 
 const $ = (id) => document.getElementById(id);
 
@@ -68,9 +70,68 @@ function circle(group, x, y, r, cls) {
   return c;
 }
 
+// The cells of a turn in protocol letters ("JJKK": JJ and KK).
+function cellsOf(turn) {
+  const out = [];
+  for (let i = 0; i + 1 < turn.length; i += 2) out.push(turn.slice(i, i + 2));
+  return out;
+}
+
+// The engine's expected line as ghost stones for the position on the board: `search` is the
+// panel's reading of the log; a line that starts with the turn just played starts after it.
+function ghostsOf(search, lastTurn, toMove) {
+  const pv = (search && search.pv) || [];
+  const line = pv.length && pv[0] === lastTurn ? pv.slice(1) : pv;
+  const depths = ((search && search.iterations) || []).map((i) => `depth ${i.depth}: ${i.best}`);
+  return line.length ? { turns: line, color: toMove, depths } : null;
+}
+
+// Threat cells (one turn from six) as diamonds, and the expected line as numbered ghost
+// stones; none of it takes clicks.
+function drawOverlay(top, game, ghosts, at) {
+  if (!overlayOn) return;
+  const threats = game.threats || {};
+  for (const side of ["black", "white"]) {
+    for (const cell of threats[side] || []) {
+      const x = at(LETTERS.indexOf(cell[0]));
+      const y = at(LETTERS.indexOf(cell[1]));
+      const d = game.step / 4;
+      const mark = document.createElementNS(SVG_NS, "polygon");
+      mark.setAttribute("points", `${x},${y - d} ${x + d},${y} ${x},${y + d} ${x - d},${y}`);
+      mark.setAttribute("class", `threat threat-${side}`);
+      mark.setAttribute("data-threat", cell);
+      top.appendChild(mark);
+    }
+  }
+  if (!ghosts) return;
+  const taken = occupied(game);
+  let color = ghosts.color;
+  ghosts.turns.forEach((turn, i) => {
+    for (const cell of cellsOf(turn)) {
+      if (taken.has(cell)) continue;
+      taken.add(cell);
+      const x = at(LETTERS.indexOf(cell[0]));
+      const y = at(LETTERS.indexOf(cell[1]));
+      const stone = circle(top, x, y, game.step / 2 - 2, `ghost ghost-${color}`);
+      stone.setAttribute("data-ghost", String(i + 1));
+      const title = document.createElementNS(SVG_NS, "title");
+      title.textContent = `expected turn ${i + 1}: ${color} ${turn}` + (i === 0 && ghosts.depths.length ? `\nbest by depth: ${ghosts.depths.join(", ")}` : "");
+      stone.appendChild(title);
+      const n = document.createElementNS(SVG_NS, "text");
+      n.setAttribute("x", x);
+      n.setAttribute("y", y + 5);
+      n.setAttribute("class", `ghost-number ghost-number-${color}`);
+      n.textContent = String(i + 1);
+      top.appendChild(n);
+    }
+    color = color === "black" ? "white" : "black";
+  });
+}
+
 // Draws a game's SVG (the empty board without one); with `onCell`, every point of the grid
-// takes clicks; `marks` are cells drawn as rings (the pending turn, or the engine's suggestion).
-function drawBoard(game, onCell, marks, markClass) {
+// takes clicks; `marks` are cells drawn as rings (the pending turn, or the engine's suggestion);
+// `ghosts` the engine's expected line.
+function drawBoard(game, onCell, marks, markClass, ghosts) {
   const box = $("board");
   game = game || emptyBoard;
   if (!game) {
@@ -82,6 +143,7 @@ function drawBoard(game, onCell, marks, markClass) {
   if (!svg) return;
   const at = (i) => game.margin + i * game.step;
   const top = document.createElementNS(SVG_NS, "g");
+  drawOverlay(top, game, ghosts, at);
   for (const cell of marks || []) {
     const x = at(LETTERS.indexOf(cell[0]));
     const y = at(LETTERS.indexOf(cell[1]));
@@ -101,7 +163,12 @@ function drawBoard(game, onCell, marks, markClass) {
   const style = document.createElementNS(SVG_NS, "style");
   style.textContent =
     ".pending{fill:rgba(40,120,220,0.55);stroke:#1050a0;stroke-width:2}" +
-    ".suggestion{fill:none;stroke:#1050a0;stroke-width:3;stroke-dasharray:5 4}";
+    ".suggestion{fill:none;stroke:#1050a0;stroke-width:3;stroke-dasharray:5 4}" +
+    ".ghost,.threat,.ghost-number{pointer-events:none}" +
+    ".ghost-black{fill:rgba(22,22,22,0.42)}.ghost-white{fill:rgba(250,250,245,0.6);stroke:#555}" +
+    ".ghost-number{font-size:13px;font-weight:bold;text-anchor:middle}" +
+    ".ghost-number-black{fill:#fff}.ghost-number-white{fill:#111}" +
+    ".threat-black{fill:rgba(20,20,20,0.75)}.threat-white{fill:rgba(255,255,255,0.95);stroke:#333}";
   svg.appendChild(style);
 }
 
@@ -203,7 +270,9 @@ function renderPlay() {
     $("play-status").textContent = "No game yet: click the board to start one with these settings (as black, the click is your first stone), or press New game.";
     return;
   }
-  drawBoard(play.game, clickPlay, pending, "pending");
+  const last = play.game.turns.length ? play.game.turns[play.game.turns.length - 1].cells : "";
+  const ghosts = play.over ? null : ghostsOf(play.search, last, play.to_move);
+  drawBoard(play.game, clickPlay, pending, "pending", ghosts);
   let status;
   if (play.over) status = "Game over: " + play.ending;
   else if (play.thinking) status = `The engine (${play.to_move}) is thinking...`;
@@ -273,7 +342,8 @@ function renderReview() {
   files.value = String(r.index);
   const view = r.engine;
   const marks = view && view.turn && view.upto === (r.game && r.game.upto) ? [view.turn.slice(0, 2), view.turn.slice(2, 4)].filter((c) => c) : [];
-  drawBoard(r.game, null, marks, "suggestion");
+  const shown = view && r.game && view.upto === r.game.upto && view.turn;
+  drawBoard(r.game, null, marks, "suggestion", shown ? ghostsOf(view.search, "", view.color) : null);
   drawGraph(r.graph, step);
   const g = r.graph;
   const bar = $("review-graph-progress");
@@ -334,6 +404,10 @@ function wire() {
     post("/watch/start", formObject(e.target));
   });
   $("watch-stop").addEventListener("click", () => post("/watch/stop"));
+  $("overlay-toggle").addEventListener("change", (e) => {
+    overlayOn = e.target.checked;
+    render();
+  });
   $("review-form").addEventListener("submit", (e) => {
     e.preventDefault();
     post("/review/open", formObject(e.target));
