@@ -105,7 +105,8 @@ fn frame(w: &mut String, turns: usize) {
     }
     writeln!(w, "</g>").unwrap();
     let every = match turns {
-        0..=20 => 5,
+        0..=10 => 1,
+        11..=20 => 5,
         21..=60 => 10,
         _ => 20,
     };

@@ -79,11 +79,12 @@ function cellsOf(turn) {
 
 // The engine's expected line as ghost stones for the position on the board: `search` is the
 // panel's reading of the log; a line that starts with the turn just played starts after it.
-function ghostsOf(search, lastTurn, toMove) {
+// Each ghost is numbered with the turn it would be, from `next` on.
+function ghostsOf(search, lastTurn, toMove, next) {
   const pv = (search && search.pv) || [];
   const line = pv.length && pv[0] === lastTurn ? pv.slice(1) : pv;
   const depths = ((search && search.iterations) || []).map((i) => `depth ${i.depth}: ${i.best}`);
-  return line.length ? { turns: line, color: toMove, depths } : null;
+  return line.length ? { turns: line, color: toMove, depths, next } : null;
 }
 
 // Threat cells (one turn from six) as diamonds, and the expected line as numbered ghost
@@ -113,15 +114,15 @@ function drawOverlay(top, game, ghosts, at) {
       const x = at(LETTERS.indexOf(cell[0]));
       const y = at(LETTERS.indexOf(cell[1]));
       const stone = circle(top, x, y, game.step / 2 - 2, `ghost ghost-${color}`);
-      stone.setAttribute("data-ghost", String(i + 1));
+      stone.setAttribute("data-ghost", String(ghosts.next + i));
       const title = document.createElementNS(SVG_NS, "title");
-      title.textContent = `expected turn ${i + 1}: ${color} ${turn}` + (i === 0 && ghosts.depths.length ? `\nbest by depth: ${ghosts.depths.join(", ")}` : "");
+      title.textContent = `expected turn ${ghosts.next + i}: ${color} ${turn}` + (i === 0 && ghosts.depths.length ? `\nbest by depth: ${ghosts.depths.join(", ")}` : "");
       stone.appendChild(title);
       const n = document.createElementNS(SVG_NS, "text");
       n.setAttribute("x", x);
       n.setAttribute("y", y + 5);
       n.setAttribute("class", `ghost-number ghost-number-${color}`);
-      n.textContent = String(i + 1);
+      n.textContent = String(ghosts.next + i);
       top.appendChild(n);
     }
     color = color === "black" ? "white" : "black";
@@ -271,7 +272,7 @@ function renderPlay() {
     return;
   }
   const last = play.game.turns.length ? play.game.turns[play.game.turns.length - 1].cells : "";
-  const ghosts = play.over ? null : ghostsOf(play.search, last, play.to_move);
+  const ghosts = play.over ? null : ghostsOf(play.search, last, play.to_move, play.game.turns.length + 1);
   drawBoard(play.game, clickPlay, pending, "pending", ghosts);
   let status;
   if (play.over) status = "Game over: " + play.ending;
@@ -343,7 +344,7 @@ function renderReview() {
   const view = r.engine;
   const marks = view && view.turn && view.upto === (r.game && r.game.upto) ? [view.turn.slice(0, 2), view.turn.slice(2, 4)].filter((c) => c) : [];
   const shown = view && r.game && view.upto === r.game.upto && view.turn;
-  drawBoard(r.game, null, marks, "suggestion", shown ? ghostsOf(view.search, "", view.color) : null);
+  drawBoard(r.game, null, marks, "suggestion", shown ? ghostsOf(view.search, "", view.color, r.game.upto + 1) : null);
   drawGraph(r.graph, step);
   const g = r.graph;
   const bar = $("review-graph-progress");
