@@ -184,3 +184,46 @@ fn plays_points_are_the_engines_reports() {
         .expect("a score");
     assert_eq!(points(graph), vec![(2, -reported), (4, -second)], "{graph}");
 }
+
+#[test]
+fn watchs_points_are_the_engines_reports() {
+    let server = Server::start();
+    let ours = format!("{BIN} --threads 1 --move-time 0.2 --name Ours");
+    let random = format!("{BIN} --player random --seed 11 --name Random");
+    server.ok(
+        "/watch/start",
+        json!({ "engine_a": ours, "engine_b": random, "move_time": "2", "games": "1" }),
+    );
+    let watch =
+        server.wait_for(WAIT, "the match's end", |s| s["watch"]["running"] == false)["watch"]
+            .clone();
+    let live = &watch["live"];
+    let color = if live["game"]["black"] == "Ours" {
+        "black"
+    } else {
+        "white"
+    };
+    let turns = live["game"]["turns"].as_array().expect("turns");
+    let ours: Vec<u64> = turns
+        .iter()
+        .filter(|t| t["color"] == color)
+        .filter_map(|t| t["number"].as_u64())
+        .collect();
+    let points = points(&live["graph"]);
+    // Every point is a turn of our engine (the random player reports nothing), and each of
+    // its turns has one but perhaps the last, whose report may come after the game's end.
+    assert!(
+        points.iter().all(|(t, _)| ours.contains(t)),
+        "{points:?} {ours:?}"
+    );
+    assert!(points.len() + 1 >= ours.len(), "{points:?} {ours:?}");
+    assert!(!points.is_empty());
+    // Our engine wins: its last report favours it, seen from black's side.
+    assert_eq!(watch["points"], json!([1.0, 0.0]), "{watch}");
+    let (_, last) = points[points.len() - 1];
+    if color == "black" {
+        assert!(last > 0, "{points:?}");
+    } else {
+        assert!(last < 0, "{points:?}");
+    }
+}

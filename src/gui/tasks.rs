@@ -62,6 +62,18 @@ impl Observer for Follower {
     fn stop_requested(&self) -> bool {
         self.hub.read(|m| m.watch.stop_requested(self.run))
     }
+
+    fn wants_engine_lines(&self) -> bool {
+        true
+    }
+
+    /// Only the move's info line is kept: the score the engine reports for its turn.
+    fn engine_line(&self, game: usize, color: Color, line: &str) {
+        if let Some((best, score)) = super::panel::report(line) {
+            self.hub
+                .update(|m| m.watch.on_report(self.run, game, color, &best, score));
+        }
+    }
 }
 
 /// Starts a match on a thread of its own; refused while another is being played.
