@@ -424,13 +424,19 @@ fn the_board_in_chromium() {
         .as_u64()
         .expect("a losing turn");
     driver.wait_text("#review-status", &format!("Turn {turn} of 20"));
+    forced_line(&server, &driver, &key);
     score_graph(&server, &driver, turn);
     driver.type_into("#review-engine", &format!("{BIN} --move-time 1"));
     driver.click("#review-ask");
     driver.wait_text("#review-view", "the engine plays");
     driver.wait_text("#review-nps", "nodes/s");
     let review = server.state()["review"].clone();
-    overlays(&driver, &review["game"], &review["engine"]["search"], "");
+    // The engine's line, or the forced line when the engine's view has none.
+    let mut search = review["engine"]["search"].clone();
+    if search["pv"].as_array().is_none_or(Vec::is_empty) {
+        search = json!({ "pv": review["losing"]["line"] });
+    }
+    overlays(&driver, &review["game"], &search, "");
     // Before white's six, white's window of four or five is marked as a threat.
     driver.click("#graph circle[data-turn='19']");
     driver.wait_text("#review-status", "Turn 19 of 20");
@@ -467,13 +473,45 @@ fn score_graph(server: &Server, driver: &Driver, losing: u64) {
     driver.wait_text("#review-status", &format!("Turn {losing} of 20"));
 }
 
+/// The ghost stones `line` makes on the board of `game`: its cells not yet taken.
+fn ghost_cells(game: &Value, line: &[&str]) -> usize {
+    let upto = game["upto"].as_u64().unwrap_or(0) as usize;
+    let turns = game["turns"].as_array().map(|t| t[..upto].to_vec());
+    let mut taken = stones(&json!({ "turns": turns }));
+    let mut ghosts = 0;
+    for turn in line {
+        for i in (0..turn.len()).step_by(2) {
+            let cell = turn[i..i + 2].to_string();
+            ghosts += usize::from(taken.insert(cell, String::new()).is_none());
+        }
+    }
+    ghosts
+}
+
+/// At the losing turn the winner's forced line (the analysis's) is drawn as ghost stones;
+/// "[" takes its last turn away and "]" brings it back.
+fn forced_line(server: &Server, driver: &Driver, key: &dyn Fn(&str)) {
+    let review = server.state()["review"].clone();
+    let line: Vec<&str> = review["losing"]["line"]
+        .as_array()
+        .map(|l| l.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert!(!line.is_empty(), "a forced line: {}", review["losing"]);
+    let count = "return document.querySelectorAll('#board .ghost').length;";
+    let whole = ghost_cells(&review["game"], &line);
+    wait_script(driver, count, json!(whole));
+    key("[");
+    let fewer = ghost_cells(&review["game"], &line[..line.len() - 1]);
+    assert!(fewer < whole);
+    wait_script(driver, count, json!(fewer));
+    key("]");
+    wait_script(driver, count, json!(whole));
+}
+
 /// The engine's view on the board: the threat cells of each side as the server lists them,
 /// the expected line (after `last`, the turn it starts with when that was just played) as
 /// numbered ghost stones on the free cells; the switch hides them all and brings them back.
 fn overlays(driver: &Driver, game: &Value, search: &Value, last: &str) {
-    let mut taken = stones(&json!({ "turns": game["turns"].as_array().map(|t| {
-        t[..game["upto"].as_u64().unwrap_or(0) as usize].to_vec()
-    }) }));
     let mut line: Vec<&str> = search["pv"]
         .as_array()
         .map(|pv| pv.iter().filter_map(Value::as_str).collect())
@@ -481,16 +519,7 @@ fn overlays(driver: &Driver, game: &Value, search: &Value, last: &str) {
     if line.first() == Some(&last) {
         line.remove(0);
     }
-    let mut ghosts = 0;
-    for turn in line {
-        for i in (0..turn.len()).step_by(2) {
-            ghosts += usize::from(
-                taken
-                    .insert(turn[i..i + 2].to_string(), String::new())
-                    .is_none(),
-            );
-        }
-    }
+    let ghosts = ghost_cells(game, &line);
     let threats = ["black", "white"]
         .map(|side| game["threats"][side].as_array().map_or(0, Vec::len))
         .map(|n| json!(n));

@@ -172,7 +172,17 @@ impl Review {
             return;
         }
         let turn = analysis.losing.as_ref().map(|l| l.number);
-        self.losing = Some(json!({ "turn": turn, "text": report(file, analysis) }));
+        // The winner's forced line after the losing turn, the loser's replies between: the
+        // page draws it as ghost stones.
+        let line: Vec<String> = analysis
+            .losing
+            .iter()
+            .flat_map(|l| l.line.iter().map(|(t, _)| t.to_string()))
+            .collect();
+        let winner = analysis.color.other().name();
+        self.losing = Some(json!({
+            "turn": turn, "text": report(file, analysis), "line": line, "winner": winner,
+        }));
         if let Some(n) = turn {
             self.upto = n;
         }

@@ -14,6 +14,10 @@ let emptyBoard = null;
 let starting = false;
 // The engine's view on the board (expected line, threats), hidden by its switch.
 let overlayOn = true;
+// How many turns of the losing turn's forced line are drawn ("[" and "]" step it).
+let lineShown = Infinity;
+// The analysis whose line is stepped: another one starts with its whole line.
+let lineFor = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -344,7 +348,19 @@ function renderReview() {
   const view = r.engine;
   const marks = view && view.turn && view.upto === (r.game && r.game.upto) ? [view.turn.slice(0, 2), view.turn.slice(2, 4)].filter((c) => c) : [];
   const shown = view && r.game && view.upto === r.game.upto && view.turn;
-  drawBoard(r.game, null, marks, "suggestion", shown ? ghostsOf(view.search, "", view.color, r.game.upto + 1) : null);
+  let ghosts = shown ? ghostsOf(view.search, "", view.color, r.game.upto + 1) : null;
+  const forced = r.losing && r.game && r.losing.turn === r.game.upto && r.losing.line;
+  if (!ghosts && forced && forced.length) {
+    // The winner's forced line after the losing turn, as far as the keys have stepped it.
+    if (lineFor !== r.losing.text) {
+      lineFor = r.losing.text;
+      lineShown = Infinity;
+    }
+    lineShown = Math.max(0, Math.min(lineShown, forced.length));
+    const turns = forced.slice(0, lineShown);
+    ghosts = turns.length ? { turns, color: r.losing.winner, depths: [], next: r.game.upto + 1 } : null;
+  }
+  drawBoard(r.game, null, marks, "suggestion", ghosts);
   drawGraph(r.graph, step);
   const g = r.graph;
   const bar = $("review-graph-progress");
@@ -437,6 +453,10 @@ function wire() {
       step(Math.abs(keys[e.key]) === 1 ? upto() + keys[e.key] : keys[e.key]);
     } else if (e.key === "l" || e.key === "L") {
       post("/review/losing");
+    } else if (e.key === "[" || e.key === "]") {
+      // Steps the forced line drawn at the losing turn.
+      lineShown = e.key === "]" ? lineShown + 1 : Math.max(0, Math.min(lineShown, 99) - 1);
+      render();
     } else if (e.key === "g" || e.key === "G") {
       post("/review/graph", formObject($("review-graph-form")));
     } else if ((e.key === "PageDown" || e.key === "PageUp") && state) {
