@@ -3,7 +3,7 @@
 //! six. The page marks them, with the engine's expected line as ghost stones, under a switch.
 
 use crate::rules::board::{Board, Color};
-use crate::rules::coord::{Cell, SIZE};
+use crate::rules::coord::Cell;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -37,7 +37,6 @@ fn threat_cells(board: &Board, color: Color) -> BTreeSet<String> {
 
 /// Both sides' threat cells: `{ "black": [...], "white": [...] }`.
 pub fn threats(board: &Board) -> Value {
-    debug_assert_eq!(SIZE, 19);
     json!({
         "black": threat_cells(board, Color::Black),
         "white": threat_cells(board, Color::White),
