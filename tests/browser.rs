@@ -534,6 +534,17 @@ fn overlays(driver: &Driver, game: &Value, search: &Value, last: &str) {
             driver.click("#overlay-toggle");
         }
     }
+    // The first ghost's tooltip names the best turn of each depth searched.
+    let deepest = search["iterations"].as_array().and_then(|i| i.last());
+    if let (true, Some(it)) = (ghosts > 0, deepest) {
+        let title = driver.text("#board .ghost title");
+        let by_depth = format!(
+            "depth {}: {}",
+            it["depth"],
+            it["best"].as_str().unwrap_or("")
+        );
+        assert!(title.contains(&by_depth), "{title}");
+    }
 }
 
 /// The engine panel shows the search the server read from the log, and the log itself is
