@@ -9,7 +9,7 @@
 mod gui_support;
 
 use base64::Engine as _;
-use gui_support::{BIN, Server, next_turn, request, stones};
+use gui_support::{BIN, Server, ghost_cells, next_turn, request, stones};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -383,9 +383,12 @@ fn the_board_in_chromium() {
     driver.wait_text("#watch-summary", "2 game(s): Greedy (A) vs Random (B)");
     assert!(driver.text("#watch-status").contains("Match over"));
     driver.screenshot(&dir.join("gui-watch.png"));
+    review(&server, &driver, &dir);
+}
 
-    // Review: a folder of lost games, gone through and stepped back by keys, then the losing
-    // turn and the engine's view.
+/// Review: a folder of lost games, gone through and stepped back by keys, then the losing
+/// turn with its forced line, the score graph, and the engine's view.
+fn review(server: &Server, driver: &Driver, dir: &Path) {
     driver.click("#tab-review");
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/losses");
     driver.type_into("#review-path", &folder.display().to_string());
@@ -424,8 +427,8 @@ fn the_board_in_chromium() {
         .as_u64()
         .expect("a losing turn");
     driver.wait_text("#review-status", &format!("Turn {turn} of 20"));
-    forced_line(&server, &driver, &key);
-    score_graph(&server, &driver, turn);
+    forced_line(server, driver, &key);
+    score_graph(server, driver, turn);
     driver.type_into("#review-engine", &format!("{BIN} --move-time 1"));
     driver.click("#review-ask");
     driver.wait_text("#review-view", "the engine plays");
@@ -436,7 +439,7 @@ fn the_board_in_chromium() {
     if search["pv"].as_array().is_none_or(Vec::is_empty) {
         search = json!({ "pv": review["losing"]["line"] });
     }
-    overlays(&driver, &review["game"], &search, "");
+    overlays(driver, &review["game"], &search, "");
     // Before white's six, white's window of four or five is marked as a threat.
     driver.click("#graph circle[data-turn='19']");
     driver.wait_text("#review-status", "Turn 19 of 20");
@@ -448,7 +451,7 @@ fn the_board_in_chromium() {
         "{}",
         review["game"]["threats"]
     );
-    overlays(&driver, &review["game"], &Value::Null, "");
+    overlays(driver, &review["game"], &Value::Null, "");
     driver.click(&format!("#graph circle[data-turn='{turn}']"));
     driver.wait_text("#review-status", &format!("Turn {turn} of 20"));
     driver.screenshot(&dir.join("gui-review.png"));
@@ -471,21 +474,6 @@ fn score_graph(server: &Server, driver: &Driver, losing: u64) {
     assert_eq!(server.state()["review"]["game"]["upto"], 5);
     driver.click(&format!("#graph circle[data-turn='{losing}']"));
     driver.wait_text("#review-status", &format!("Turn {losing} of 20"));
-}
-
-/// The ghost stones `line` makes on the board of `game`: its cells not yet taken.
-fn ghost_cells(game: &Value, line: &[&str]) -> usize {
-    let upto = game["upto"].as_u64().unwrap_or(0) as usize;
-    let turns = game["turns"].as_array().map(|t| t[..upto].to_vec());
-    let mut taken = stones(&json!({ "turns": turns }));
-    let mut ghosts = 0;
-    for turn in line {
-        for i in (0..turn.len()).step_by(2) {
-            let cell = turn[i..i + 2].to_string();
-            ghosts += usize::from(taken.insert(cell, String::new()).is_none());
-        }
-    }
-    ghosts
 }
 
 /// At the losing turn the winner's forced line (the analysis's) is drawn as ghost stones;

@@ -74,10 +74,9 @@ fn slots() -> impl Iterator<Item = Slot> {
 
 /// The L2 penalty on the weights in logit units (`fit_weights`).
 pub const LAMBDA: f64 = 1e-4;
-/// The scale the engine's tables were fitted with: the one that fitted the hand-set tables
-/// before them best on nine tenths of the same games (`tests/data/fit-games.txt`). Giving it
-/// makes the fit a function of the games alone, whatever the tables are now. It lives with
-/// the score graph, which maps the engine's scores to winning chances by it.
+/// The scale the engine's tables were fitted with (see its definition beside the score graph,
+/// which maps scores to winning chances by it): giving it makes the fit a function of the
+/// games alone, whatever the tables are now.
 pub use crate::tools::graph::ENGINE_TABLE_K;
 
 /// One position of the data set, as the evaluation sees it.
