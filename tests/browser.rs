@@ -9,7 +9,7 @@
 mod gui_support;
 
 use base64::Engine as _;
-use gui_support::{BIN, Server, next_turn, request, stones};
+use gui_support::{BIN, Server, ghost_cells, next_turn, request, stones};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -367,6 +367,12 @@ fn the_board_in_chromium() {
         }
     }
     engine_panel(&server, &driver);
+    let play = server.state()["play"].clone();
+    let last = play["game"]["turns"][3]["cells"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    overlays(&driver, &play["game"], &play["search"], &last);
     driver.screenshot(&dir.join("gui-play.png"));
 
     // Watch: a short match from the page's form, followed to its summary.
@@ -377,9 +383,12 @@ fn the_board_in_chromium() {
     driver.wait_text("#watch-summary", "2 game(s): Greedy (A) vs Random (B)");
     assert!(driver.text("#watch-status").contains("Match over"));
     driver.screenshot(&dir.join("gui-watch.png"));
+    review(&server, &driver, &dir);
+}
 
-    // Review: a folder of lost games, gone through and stepped back by keys, then the losing
-    // turn and the engine's view.
+/// Review: a folder of lost games, gone through and stepped back by keys, then the losing
+/// turn with its forced line, the score graph, and the engine's view.
+fn review(server: &Server, driver: &Driver, dir: &Path) {
     driver.click("#tab-review");
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/losses");
     driver.type_into("#review-path", &folder.display().to_string());
@@ -418,11 +427,112 @@ fn the_board_in_chromium() {
         .as_u64()
         .expect("a losing turn");
     driver.wait_text("#review-status", &format!("Turn {turn} of 20"));
+    forced_line(server, driver, &key);
+    score_graph(server, driver, turn);
     driver.type_into("#review-engine", &format!("{BIN} --move-time 1"));
     driver.click("#review-ask");
     driver.wait_text("#review-view", "the engine plays");
     driver.wait_text("#review-nps", "nodes/s");
+    let review = server.state()["review"].clone();
+    // The engine's line, or the forced line when the engine's view has none.
+    let mut search = review["engine"]["search"].clone();
+    if search["pv"].as_array().is_none_or(Vec::is_empty) {
+        search = json!({ "pv": review["losing"]["line"] });
+    }
+    overlays(driver, &review["game"], &search, "");
+    // Before white's six, white's window of four or five is marked as a threat.
+    driver.click("#graph circle[data-turn='19']");
+    driver.wait_text("#review-status", "Turn 19 of 20");
+    let review = server.state()["review"].clone();
+    assert!(
+        !review["game"]["threats"]["white"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{}",
+        review["game"]["threats"]
+    );
+    overlays(driver, &review["game"], &Value::Null, "");
+    driver.click(&format!("#graph circle[data-turn='{turn}']"));
+    driver.wait_text("#review-status", &format!("Turn {turn} of 20"));
     driver.screenshot(&dir.join("gui-review.png"));
+}
+
+/// The score graph under the board: a quick pass from the page's form, its progress shown
+/// to the end; a click on a point moves the board to that turn, and one on the losing turn's
+/// point (marked) back there.
+fn score_graph(server: &Server, driver: &Driver, losing: u64) {
+    driver.type_into("#review-graph-time", "0.05");
+    driver.type_into("#review-graph-depth", "3");
+    driver.click("#review-graph-run");
+    driver.wait_text("#review-graph-status", "engine pass done: 20 turns");
+    let count = "return document.querySelectorAll('#graph circle.point').length;";
+    assert_eq!(driver.script(count), json!(20));
+    let marked = "return document.querySelector('#graph circle.losing').dataset.turn;";
+    assert_eq!(driver.script(marked), json!(losing.to_string()));
+    driver.click("#graph [data-turn='5']");
+    driver.wait_text("#review-status", "Turn 5 of 20");
+    assert_eq!(server.state()["review"]["game"]["upto"], 5);
+    driver.click(&format!("#graph circle[data-turn='{losing}']"));
+    driver.wait_text("#review-status", &format!("Turn {losing} of 20"));
+}
+
+/// At the losing turn the winner's forced line (the analysis's) is drawn as ghost stones;
+/// "[" takes its last turn away and "]" brings it back.
+fn forced_line(server: &Server, driver: &Driver, key: &dyn Fn(&str)) {
+    let review = server.state()["review"].clone();
+    let line: Vec<&str> = review["losing"]["line"]
+        .as_array()
+        .map(|l| l.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert!(!line.is_empty(), "a forced line: {}", review["losing"]);
+    let count = "return document.querySelectorAll('#board .ghost').length;";
+    let whole = ghost_cells(&review["game"], &line);
+    wait_script(driver, count, json!(whole));
+    key("[");
+    let fewer = ghost_cells(&review["game"], &line[..line.len() - 1]);
+    assert!(fewer < whole);
+    wait_script(driver, count, json!(fewer));
+    key("]");
+    wait_script(driver, count, json!(whole));
+}
+
+/// The engine's view on the board: the threat cells of each side as the server lists them,
+/// the expected line (after `last`, the turn it starts with when that was just played) as
+/// numbered ghost stones on the free cells; the switch hides them all and brings them back.
+fn overlays(driver: &Driver, game: &Value, search: &Value, last: &str) {
+    let mut line: Vec<&str> = search["pv"]
+        .as_array()
+        .map(|pv| pv.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if line.first() == Some(&last) {
+        line.remove(0);
+    }
+    let ghosts = ghost_cells(game, &line);
+    let threats = ["black", "white"]
+        .map(|side| game["threats"][side].as_array().map_or(0, Vec::len))
+        .map(|n| json!(n));
+    let count = |css: &str| format!("return document.querySelectorAll('#board {css}').length;");
+    for (i, on) in [true, false, true].into_iter().enumerate() {
+        let n = |v: Value| if on { v } else { json!(0) };
+        wait_script(driver, &count(".ghost"), n(json!(ghosts)));
+        wait_script(driver, &count(".ghost-number"), n(json!(ghosts)));
+        wait_script(driver, &count(".threat-black"), n(threats[0].clone()));
+        wait_script(driver, &count(".threat-white"), n(threats[1].clone()));
+        if i < 2 {
+            driver.click("#overlay-toggle");
+        }
+    }
+    // The first ghost's tooltip names the best turn of each depth searched.
+    let deepest = search["iterations"].as_array().and_then(|i| i.last());
+    if let (true, Some(it)) = (ghosts > 0, deepest) {
+        let title = driver.text("#board .ghost title");
+        let by_depth = format!(
+            "depth {}: {}",
+            it["depth"],
+            it["best"].as_str().unwrap_or("")
+        );
+        assert!(title.contains(&by_depth), "{title}");
+    }
 }
 
 /// The engine panel shows the search the server read from the log, and the log itself is

@@ -52,6 +52,8 @@ fn seeds(server: &Server) -> Vec<Vec<u8>> {
         ("/review/open", json!({ "path": losses })),
         ("/review/goto", json!({ "upto": 3 })),
         ("/review/select", json!({ "index": 1 })),
+        ("/review/graph", json!({ "time": "0.05", "depth": "2" })),
+        ("/review/stop", json!({})),
         (
             "/review/engine",
             json!({ "engine": random, "move_time": "0.3" }),

@@ -9,6 +9,7 @@ use crate::record::openings::Opening;
 use crate::record::{Fault, FaultKind};
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::{Cell, CoordError, Turn};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Slack added to every time limit before a reply counts as late.
@@ -62,6 +63,13 @@ pub trait Observer: Sync {
     fn stop_requested(&self) -> bool {
         false
     }
+    /// Whether the engines' stderr is wanted: they are then started with `RUST_LOG=debug`
+    /// and every line is handed to [`Self::engine_line`] (after the turn it follows).
+    fn wants_engine_lines(&self) -> bool {
+        false
+    }
+    /// A line of `color`'s engine's stderr in game `game`.
+    fn engine_line(&self, _game: usize, _color: Color, _line: &str) {}
 }
 
 /// The observer that follows nothing.
@@ -87,6 +95,8 @@ struct Game<'a> {
     stones: Vec<(Color, Cell)>,
     move_times: [Vec<Duration>; 2],
     remaining: [Option<Duration>; 2],
+    /// The engines' stderr lines, when the observer wants them.
+    lines: Option<mpsc::Receiver<(Color, String)>>,
 }
 
 fn fault(kind: FaultKind, color: Color, detail: impl Into<String>) -> Fault {
@@ -263,6 +273,7 @@ impl<'a> Game<'a> {
             self.spec
                 .observer
                 .turn(self.spec.number, to_move, &turn, elapsed);
+            self.hand_lines();
             if let Some(winner) = self.board.winner() {
                 return Ok(Outcome::Win(winner));
             }
@@ -272,6 +283,15 @@ impl<'a> Game<'a> {
             let line = format!("move {}", turn.to_protocol(!self.spec.short_first));
             to_move = to_move.other();
             sent = self.send(to_move, &line)?;
+        }
+    }
+
+    /// Hands the engines' stderr lines read so far to the observer.
+    fn hand_lines(&self) {
+        for (color, line) in self.lines.iter().flat_map(|r| r.try_iter()) {
+            self.spec
+                .observer
+                .engine_line(self.spec.number, color, &line);
         }
     }
 
@@ -287,6 +307,7 @@ impl<'a> Game<'a> {
         for e in running {
             e.reap(deadline);
         }
+        self.hand_lines();
     }
 }
 
@@ -294,12 +315,17 @@ impl<'a> Game<'a> {
 pub fn play(spec: &GameSpec) -> GameResult {
     let mut engines: [Option<EngineProcess>; 2] = [None, None];
     let mut start_fault = None;
+    let (log_tx, lines) = mpsc::channel();
+    let logged = spec.observer.wants_engine_lines();
     for color in [Color::Black, Color::White] {
-        match EngineProcess::spawn(
-            spec.commands[color.index()],
-            spec.discard_stderr,
-            spec.cpus.as_deref(),
-        ) {
+        let (command, cpus) = (spec.commands[color.index()], spec.cpus.as_deref());
+        let started = if logged {
+            let env = [("RUST_LOG", "debug")];
+            EngineProcess::spawn_reporting(command, cpus, &env, color, log_tx.clone())
+        } else {
+            EngineProcess::spawn(command, spec.discard_stderr, cpus)
+        };
+        match started {
             Ok(e) => engines[color.index()] = Some(e),
             Err(e) => {
                 start_fault.get_or_insert(fault(FaultKind::Crash, color, e.to_string()));
@@ -313,6 +339,7 @@ pub fn play(spec: &GameSpec) -> GameResult {
         stones: Vec::new(),
         move_times: [Vec::new(), Vec::new()],
         remaining: [spec.limits.game_time; 2],
+        lines: logged.then_some(lines),
     };
     let ended = match start_fault {
         Some(f) => Err(f),

@@ -211,6 +211,32 @@ impl EngineProcess {
         Self::start(command, Stdio::piped(), None, env)
     }
 
+    /// Starts `command` pinned as [`Self::spawn`] pins, with `env` added and each line of its
+    /// stderr sent to `log` as `(color, line)` by a thread of its own, until the stream ends
+    /// (the browser board's Watch reads the engines' reports from it).
+    pub fn spawn_reporting(
+        command: &str,
+        cpus: Option<&str>,
+        env: &[(&str, &str)],
+        color: crate::rules::board::Color,
+        log: mpsc::Sender<(crate::rules::board::Color, String)>,
+    ) -> Result<EngineProcess, EngineStartError> {
+        let (engine, stderr) = Self::start(command, Stdio::piped(), cpus, env)?;
+        if let Some(stderr) = stderr {
+            thread::spawn(move || {
+                let mut reader = BufReader::new(stderr);
+                while let Ok(Some(LineRead::Whole(line) | LineRead::Cut(line, _))) =
+                    read_line_capped(&mut reader)
+                {
+                    if log.send((color, line)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        Ok(engine)
+    }
+
     fn start(
         command: &str,
         stderr: Stdio,

@@ -21,6 +21,12 @@ use std::sync::Arc;
 pub const WIN: i32 = 1_000_000;
 pub const WIN_BOUND: i32 = WIN - 1000;
 
+/// The evaluation's scale in the logistic model P(side to move wins) = sigmoid(K * score):
+/// the one that fitted the hand-set tables best on nine tenths of `tests/data/fit-games.txt`,
+/// with which the engine's tables were fitted (`tuning::fit`), and by which the score graph
+/// maps scores to winning chances (`tools::graph`).
+pub const ENGINE_TABLE_K: f64 = 0.005122;
+
 /// Which evaluation the search uses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum Evaluation {

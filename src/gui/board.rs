@@ -45,6 +45,7 @@ pub fn view_of(game: &Game, upto: usize, times: &[Option<f64>]) -> Value {
         "upto": upto,
         "turns": turns,
         "svg": draw::svg(game, upto),
+        "threats": super::overlay::threats(&game.board_after(upto)),
         "margin": MARGIN,
         "step": STEP,
     })

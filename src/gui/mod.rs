@@ -8,13 +8,16 @@
 //! - [`routes`]: the page's routes, each request parsed before it is applied;
 //! - [`play`], [`watch`], [`review`]: the three modes, and [`tasks`] the threads that
 //!   play, watch and analyse for them; [`engine`]: an engine process with its
-//!   log; [`board`]: a game as the page draws it.
+//!   log; [`board`]: a game as the page draws it; [`graph`]: the score graph's state;
+//!   [`overlay`]: the threats marked on the board.
 
 pub mod access;
 pub mod board;
 pub mod engine;
+pub mod graph;
 pub mod http;
 pub mod hub;
+pub mod overlay;
 pub mod panel;
 pub mod play;
 pub mod review;

@@ -65,6 +65,13 @@ fn summary(words: &[&str]) -> Option<Value> {
     }))
 }
 
+/// The turn played and its score (the engine's own view) when `line` is a move's info line.
+pub fn report(line: &str) -> Option<(String, i64)> {
+    let words: Vec<&str> = message(line).split_whitespace().collect();
+    let s = summary(&words)?;
+    Some((s["best"].as_str()?.to_string(), s["score"].as_i64()?))
+}
+
 /// A threat line retold as a sentence, or `None` when `words` are not one.
 fn threat_sentence(words: &[&str]) -> Option<String> {
     Some(match words {
@@ -213,6 +220,8 @@ mod tests {
             ])
         );
         assert_eq!(view["log"].as_array().map(Vec::len), Some(LOG_TAIL.min(10)));
+        assert_eq!(report(&lines[8]), Some(("KIKK".to_string(), -3)));
+        assert_eq!(report(&lines[0]), None, "an iteration line is no report");
         assert_eq!(view["log"][9], "some other engine's chatter");
     }
 

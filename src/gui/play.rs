@@ -5,6 +5,7 @@
 
 use super::board::game_view;
 use super::engine::{EngineLink, LogTail, setup_lines};
+use super::graph::reported_view;
 use super::panel::search_view;
 use crate::arena::EngineStartError;
 use crate::arena::game::illegal;
@@ -166,6 +167,9 @@ pub struct Play {
     ending: Option<Ending>,
     /// The engine is this program: undo is the protocol's.
     ours: bool,
+    /// Each turn's score from black's view as the engine reported it (`None` for the
+    /// person's turns, and for an engine that reports none): the score graph's points.
+    scores: Vec<Option<i32>>,
 }
 
 impl Play {
@@ -195,6 +199,7 @@ impl Play {
         self.board = Board::new();
         self.turns.clear();
         self.times.clear();
+        self.scores.clear();
         self.ending = None;
         self.human_since = (engine == Color::White).then(now);
         match sent {
@@ -274,8 +279,10 @@ impl Play {
         self.board
             .check_turn(&turn)
             .map_err(|e| PlayError::Illegal(e.to_string()))?;
+        self.settle_report();
         let _ = self.board.play_turn(&turn);
         self.turns.push(Played { color: human, turn });
+        self.scores.push(None);
         self.times
             .push(self.human_since.take().map(|(t, _)| t.elapsed()));
         self.settle();
@@ -309,6 +316,7 @@ impl Play {
             Ok((turn, elapsed)) => match self.board.play_turn(&turn) {
                 Ok(()) => {
                     self.turns.push(Played { color, turn });
+                    self.scores.push(None);
                     self.times.push(Some(elapsed));
                     self.settle();
                     if self.ending.is_none() {
@@ -334,6 +342,8 @@ impl Play {
         let last_own = self.turns.iter().rposition(|p| p.color == config.human);
         let keep = last_own.ok_or(PlayError::NothingToUndo)?;
         let takes = self.turns.len() - keep;
+        // Before a restarted engine replaces the log the report is read from.
+        self.settle_report();
         let undone = match (&mut self.link, &self.ending) {
             (Some(link), None) if link.ours => {
                 let lines = vec!["undo".to_string(); takes];
@@ -363,6 +373,7 @@ impl Play {
         }
         self.turns.truncate(keep);
         self.times.truncate(keep);
+        self.scores.truncate(keep);
         self.human_since = Some(now());
         self.board = Board::new();
         for p in &self.turns {
@@ -386,6 +397,44 @@ impl Play {
         Ok(())
     }
 
+    /// The engine's reported score for its last turn, from black's view, once its log has
+    /// the move's info line (it follows the reply): read from the panel's `search`.
+    fn last_report(&self, search: &Value) -> Option<(usize, i32)> {
+        let i = self.turns.len().checked_sub(1)?;
+        let last = &self.turns[i];
+        let engine = self.config.as_ref()?.human.other();
+        let summary = &search["summary"];
+        if last.color != engine || summary["best"].as_str() != Some(&last.turn.to_string()) {
+            return None;
+        }
+        let score = i32::try_from(summary["score"].as_i64()?).ok()?;
+        Some((
+            i,
+            if engine == Color::Black {
+                score
+            } else {
+                -score
+            },
+        ))
+    }
+
+    /// Keeps the engine's report of its last turn before the log moves on (the next move's
+    /// lines start a new mark, and an undo may start a new engine).
+    fn settle_report(&mut self) {
+        let search = search_view(&self.lines());
+        if let Some((i, score)) = self.last_report(&search) {
+            self.scores[i] = Some(score);
+        }
+    }
+
+    /// The log lines of the engine's current (or last) move.
+    fn lines(&self) -> Vec<String> {
+        self.log
+            .as_ref()
+            .map(|l| l.lock().unwrap_or_else(|p| p.into_inner()).since(self.mark))
+            .unwrap_or_default()
+    }
+
     pub fn view(&self) -> Value {
         let Some(config) = &self.config else {
             return json!({ "active": false });
@@ -403,11 +452,11 @@ impl Play {
             Color::White => (engine_name, "You".to_string()),
         };
         let winner = self.ending.as_ref().map(Ending::winner);
-        let lines = self
-            .log
-            .as_ref()
-            .map(|l| l.lock().unwrap_or_else(|p| p.into_inner()).since(self.mark))
-            .unwrap_or_default();
+        let search = search_view(&self.lines());
+        let mut scores = self.scores.clone();
+        if let Some((i, score)) = self.last_report(&search) {
+            scores[i] = Some(score);
+        }
         let times: Vec<Option<f64>> = self
             .times
             .iter()
@@ -442,7 +491,8 @@ impl Play {
             "engine_total": total(config.human.other()),
             "human_total": total(config.human),
             "human_turn_began": human_turn_began,
-            "search": search_view(&lines),
+            "graph": reported_view(&scores, self.turns.len(), self.turns.len()),
+            "search": search,
         })
     }
 }

@@ -4,6 +4,7 @@
 
 use super::board::view_of;
 use super::engine::{EngineLink, setup_lines};
+use super::graph::{PassJob, ReviewGraph};
 use super::panel::search_view;
 use crate::arena::process::Killer;
 use crate::record::files::{RECORD_CAP, read_capped};
@@ -11,6 +12,8 @@ use crate::record::game::Game;
 use crate::record::{Record, RecordResult};
 use crate::rules::board::Color;
 use crate::tools::analyse::{GameAnalysis, report};
+use crate::tools::graph::{Marks, Point};
+use crate::tools::pass::PassSettings;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -32,6 +35,7 @@ pub enum ReviewError {
     Over,
     /// Another record was opened between the request's read and its answer.
     Stale,
+    NoPass,
 }
 
 impl std::fmt::Display for ReviewError {
@@ -45,6 +49,7 @@ impl std::fmt::Display for ReviewError {
             ReviewError::Busy => f.write_str("still working on the last request"),
             ReviewError::Over => f.write_str("the game is over at this turn: nothing to play"),
             ReviewError::Stale => f.write_str("another record was opened meanwhile: try again"),
+            ReviewError::NoPass => f.write_str("no score pass is running"),
         }
     }
 }
@@ -66,6 +71,8 @@ pub struct Review {
     losing: Option<Value>,
     /// The engine's view: `{ "upto", "turn", "time", "search" }` or `{ "error" }`.
     engine: Option<Value>,
+    /// The score graph: the quick pass under way or done, and the passes kept.
+    graph: ReviewGraph,
 }
 
 /// Reads and parses a record, refusing anything but a regular file of at most
@@ -103,6 +110,9 @@ impl Review {
         self.generation += 1;
         self.losing = None;
         self.engine = None;
+        if let Some(game) = &self.game {
+            self.graph.record_opened(game, self.generation);
+        }
     }
 
     /// The `index`-th file (from 0) of the folder opened, with the generation it belongs to.
@@ -162,10 +172,50 @@ impl Review {
             return;
         }
         let turn = analysis.losing.as_ref().map(|l| l.number);
-        self.losing = Some(json!({ "turn": turn, "text": report(file, analysis) }));
+        // The winner's forced line after the losing turn, the loser's replies between: the
+        // page draws it as ghost stones.
+        let line: Vec<String> = analysis
+            .losing
+            .iter()
+            .flat_map(|l| l.line.iter().map(|(t, _)| t.to_string()))
+            .collect();
+        let winner = analysis.color.other().name();
+        self.losing = Some(json!({
+            "turn": turn, "text": report(file, analysis), "line": line, "winner": winner,
+        }));
         if let Some(n) = turn {
             self.upto = n;
         }
+    }
+
+    /// Starts the quick pass for the score graph, unless the cache has it (then it is shown
+    /// at once and there is nothing to run).
+    pub fn begin_pass(&mut self, settings: PassSettings) -> Result<Option<PassJob>, ReviewError> {
+        let game = self.game.as_ref().ok_or(ReviewError::NoRecord)?;
+        if self.graph.show_cached(game, settings, self.generation) {
+            return Ok(None);
+        }
+        let (game, generation) = self.begin_work()?;
+        self.running = true;
+        Ok(Some(self.graph.begin(game, settings, generation)))
+    }
+
+    pub fn stop_pass(&mut self) -> Result<(), ReviewError> {
+        if self.graph.stop() {
+            Ok(())
+        } else {
+            Err(ReviewError::NoPass)
+        }
+    }
+
+    pub fn pass_point(&mut self, generation: u64, point: Point) {
+        self.graph.point(generation, point);
+    }
+
+    /// The pass is over, to the end or stopped (`None`): Review is free again.
+    pub fn pass_ended(&mut self, generation: u64, key: String, points: Option<Vec<Point>>) {
+        self.running = false;
+        self.graph.ended(generation, key, points);
     }
 
     /// Starts asking an engine about the position on the board: the game and the turn.
@@ -198,6 +248,14 @@ impl Review {
     }
 
     pub fn view(&self) -> Value {
+        let marks = Marks {
+            losing: self
+                .losing
+                .as_ref()
+                .and_then(|l| l["turn"].as_u64())
+                .map(|n| n as usize),
+            upto: Some(self.upto),
+        };
         let names: Vec<String> = self
             .files
             .iter()
@@ -213,6 +271,7 @@ impl Review {
             "busy": self.running,
             "losing": self.losing,
             "engine": self.engine,
+            "graph": self.graph.view(self.game.as_ref(), marks),
         })
     }
 }

@@ -10,6 +10,7 @@ use super::tasks::{self, think, wake_of};
 use super::{review, watch};
 use crate::rules::board::Color;
 use crate::rules::coord::Turn;
+use crate::tools::pass::PassSettings;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
@@ -120,6 +121,13 @@ struct ReviewSelect {
 struct ReviewEngine {
     engine: Option<String>,
     move_time: Option<Field>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewGraph {
+    time: Option<Field>,
+    depth: Option<Field>,
 }
 
 #[derive(Deserialize)]
@@ -243,6 +251,31 @@ fn review_engine(hub: &Arc<Hub>, r: ReviewEngine) -> Response {
     }
 }
 
+/// The quick pass's settings: seconds a position (the pass's default when blank) and a
+/// depth cap (the search's own when blank).
+fn review_graph(hub: &Arc<Hub>, r: ReviewGraph) -> Response {
+    let defaults = PassSettings::default();
+    let time = match seconds(r.time.as_ref(), defaults.time.as_secs_f64()) {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    let depth = match r.depth.as_ref().map(Field::text).filter(|t| !t.is_empty()) {
+        None => defaults.depth,
+        Some(text) => match text.parse::<u8>() {
+            Ok(d) => d,
+            Err(_) => {
+                let shown: String = text.chars().take(20).collect();
+                return Response::error(400, format!("depth '{shown}': a whole number"));
+            }
+        },
+    };
+    let settings = match PassSettings::new(time, depth) {
+        Ok(s) => s,
+        Err(e) => return Response::error(400, e),
+    };
+    review_result(tasks::score_pass(hub, settings))
+}
+
 /// Applies a parsed request and answers it.
 fn with<T: DeserializeOwned>(request: &Request, apply: impl FnOnce(T) -> Response) -> Response {
     match body::<T>(request) {
@@ -318,6 +351,10 @@ fn respond(hub: &Arc<Hub>, request: &Request) -> Response {
             with(request, |_: Empty| review_result(tasks::find_losing(hub)))
         }
         ("POST", "/review/engine") => with(request, |r| review_engine(hub, r)),
+        ("POST", "/review/graph") => with(request, |r| review_graph(hub, r)),
+        ("POST", "/review/stop") => with(request, |_: Empty| {
+            review_result(hub.apply(|m| m.review.stop_pass()))
+        }),
         (_, "/" | "/app.js" | "/app.css" | "/state" | "/defaults" | "/events") => {
             Response::error(405, format!("{} is not allowed on {path}", request.method))
         }
@@ -347,6 +384,8 @@ const ROUTES: &[&str] = &[
     "/review/select",
     "/review/losing",
     "/review/engine",
+    "/review/graph",
+    "/review/stop",
 ];
 
 /// Follows the state until the page goes away.

@@ -10,6 +10,7 @@ use crate::arena::{GameResult, MatchArgs, Observer};
 use crate::rules::board::Color;
 use crate::rules::coord::Turn;
 use crate::tools::analyse::Analyser;
+use crate::tools::pass::{PassSettings, quick_pass};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -61,6 +62,18 @@ impl Observer for Follower {
     fn stop_requested(&self) -> bool {
         self.hub.read(|m| m.watch.stop_requested(self.run))
     }
+
+    fn wants_engine_lines(&self) -> bool {
+        true
+    }
+
+    /// Only the move's info line is kept: the score the engine reports for its turn.
+    fn engine_line(&self, game: usize, color: Color, line: &str) {
+        if let Some((best, score)) = super::panel::report(line) {
+            self.hub
+                .update(|m| m.watch.on_report(self.run, game, color, &best, score));
+        }
+    }
 }
 
 /// Starts a match on a thread of its own; refused while another is being played.
@@ -97,6 +110,23 @@ pub fn ask_engine(hub: &Arc<Hub>, command: String, move_time: Duration) -> Resul
         let started = |killer| hub.update(|m| m.review.engine_started(generation, killer));
         let view = engine_view(&game, upto, &command, move_time, started);
         hub.update(|m| m.review.engine_answered(generation, view));
+    });
+    Ok(())
+}
+
+/// The quick pass for the score graph, on a thread of its own; a pass in the cache is shown
+/// at once instead.
+pub fn score_pass(hub: &Arc<Hub>, settings: PassSettings) -> Result<(), ReviewError> {
+    let Some(job) = hub.apply(|m| m.review.begin_pass(settings))? else {
+        return Ok(());
+    };
+    let hub = Arc::clone(hub);
+    std::thread::spawn(move || {
+        let generation = job.generation;
+        let points = quick_pass(&job.game, job.settings, &job.stop, |point, _| {
+            hub.update(|m| m.review.pass_point(generation, *point));
+        });
+        hub.update(|m| m.review.pass_ended(generation, job.key, points));
     });
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! same options play and summarise the same way (records included).
 
 use super::board::game_view;
+use super::graph::reported_view;
 use crate::arena::schedule::black_of;
 use crate::arena::{GameResult, MatchArgs, MatchError, Outcome, Summary};
 use crate::record::game::Played;
@@ -24,6 +25,8 @@ struct LiveGame {
     ending: Option<String>,
     /// Set when the game is over: the winner, or `None` for a draw.
     winner: Option<Option<Color>>,
+    /// Each turn's score from black's view as its engine reported it, if it did.
+    scores: Vec<Option<i32>>,
 }
 
 #[derive(Default)]
@@ -110,12 +113,36 @@ impl Watch {
                 clock: [0.0; 2],
                 ending: None,
                 winner: None,
+                scores: Vec::new(),
             }),
         };
         let seconds = elapsed.map(|d| d.as_secs_f64());
         live.turns.push(Played { color, turn: *turn });
         live.times.push(seconds);
+        live.scores.push(None);
         live.clock[color.index()] += seconds.unwrap_or(0.0);
+    }
+
+    /// `color`'s engine reported `score` (its own view) for its turn `best`: the latest
+    /// turn of that colour with those cells and no score yet gets it, from black's view.
+    pub fn on_report(&mut self, run: u64, game: usize, color: Color, best: &str, score: i64) {
+        let Some(live) = self
+            .live
+            .as_mut()
+            .filter(|l| l.number == game && self.run == run)
+        else {
+            return;
+        };
+        let Ok(score) = i32::try_from(score) else {
+            return;
+        };
+        let found = (0..live.turns.len()).rev().find(|&i| {
+            let p = &live.turns[i];
+            p.color == color && live.scores[i].is_none() && p.turn.to_string() == best
+        });
+        if let Some(i) = found {
+            live.scores[i] = Some(if color == Color::Black { score } else { -score });
+        }
     }
 
     pub fn on_finished(&mut self, run: u64, result: &GameResult) {
@@ -209,6 +236,7 @@ impl Watch {
                 "game": game_view(names.0, names.1, &l.turns, &l.times, l.winner),
                 "clock": l.clock,
                 "ending": l.ending,
+                "graph": reported_view(&l.scores, l.turns.len(), l.turns.len()),
             })
         });
         json!({

@@ -46,6 +46,8 @@ pub struct AnalyseArgs {
     pub hash: usize,
     #[command(flatten)]
     pub models: crate::engine::models::ModelArgs,
+    #[command(flatten)]
+    pub graph: crate::tools::pass::GraphArgs,
     /// Record files, or folders whose `*.txt` files are records.
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<PathBuf>,
@@ -487,9 +489,10 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let games = match load_games(&args.records)
+    let loaded = load_games(&args.records)
         .and_then(|games| check_side(&games, &args.side).map(|()| games))
-    {
+        .and_then(|g| Ok((args.graph.settings(g.len()).map_err(Refusal::input)?, g)));
+    let (graph, games) = match loaded {
         Ok(g) => g,
         Err(refusal) => {
             for line in &refusal.lines {
@@ -498,12 +501,16 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
             return ExitCode::from(refusal.code);
         }
     };
-    let mut analyser =
-        Analyser::with_models(models, Duration::from_secs_f64(args.time), args.hash.max(1));
+    let mut analyser = Analyser::with_models(
+        models.clone(),
+        Duration::from_secs_f64(args.time),
+        args.hash.max(1),
+    );
     let mut summary = AnalysisTotals {
         records: games.len(),
         ..AnalysisTotals::default()
     };
+    let mut losing = None;
     for (file, game) in &games {
         let Some(color) = lost_by(game, &args.side) else {
             if game.black != args.side && game.white != args.side {
@@ -518,8 +525,15 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         let analysis = analyser.analyse(game, color);
         summary.add(&analysis);
         print!("{}", report(&file_name(file), &analysis));
+        losing = analysis.losing.map(|l| l.number);
     }
     println!("{}", summary.line(&args.side, args.time));
+    if let (Some(settings), [(_, game)]) = (graph, games.as_slice()) {
+        match args.graph.write(&models, settings, game, losing) {
+            Ok(line) => println!("{line}"),
+            Err(e) => return super::pass::failed(&e),
+        }
+    }
     ExitCode::SUCCESS
 }
 

@@ -1,5 +1,8 @@
-//! Tools for the people around the engine: pictures of games (`connect6 show`) and the
-//! analysis of lost games (`connect6 analyse`). They read games through [`game::Game`].
+//! Tools for the people around the engine: pictures of games (`connect6 show`), the
+//! analysis of lost games (`connect6 analyse`), and the score graph of a game ([`graph`],
+//! from the engine's quick [`pass`] over it). They read games through [`game::Game`].
 
 pub mod analyse;
+pub mod graph;
+pub mod pass;
 pub mod show;

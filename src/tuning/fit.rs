@@ -73,10 +73,9 @@ fn slots() -> impl Iterator<Item = Slot> {
 
 /// The L2 penalty on the weights in logit units (`fit_weights`).
 pub const LAMBDA: f64 = 1e-4;
-/// The scale the engine's tables were fitted with: the one that fitted the hand-set tables
-/// before them best on nine tenths of the same games (`tests/data/fit-games.txt`). Giving it
+/// The scale the engine's tables were fitted with (defined with the evaluation): giving it
 /// makes the fit a function of the games alone, whatever the tables are now.
-pub const ENGINE_TABLE_K: f64 = 0.005122;
+pub use crate::engine::eval::ENGINE_TABLE_K;
 
 /// One position of a games file (`games::read_games`), as the evaluation sees it.
 #[derive(Clone, Debug, PartialEq)]

@@ -320,3 +320,18 @@ pub fn next_turn(game: &Value, me: &str) -> Vec<String> {
     }
     turn
 }
+
+/// The ghost stones `line` makes on the board of `game`: its cells not yet taken.
+pub fn ghost_cells(game: &Value, line: &[&str]) -> usize {
+    let upto = game["upto"].as_u64().unwrap_or(0) as usize;
+    let turns = game["turns"].as_array().map(|t| t[..upto].to_vec());
+    let mut taken = stones(&serde_json::json!({ "turns": turns }));
+    let mut ghosts = 0;
+    for turn in line {
+        for i in (0..turn.len()).step_by(2) {
+            let cell = turn[i..i + 2].to_string();
+            ghosts += usize::from(taken.insert(cell, String::new()).is_none());
+        }
+    }
+    ghosts
+}

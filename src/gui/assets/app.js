@@ -12,6 +12,12 @@ let pending = [];
 let emptyBoard = null;
 // A click on the empty board in Play starts a game; further clicks wait for it.
 let starting = false;
+// The engine's view on the board (expected line, threats), hidden by its switch.
+let overlayOn = true;
+// How many turns of the losing turn's forced line are drawn ("[" and "]" step it).
+let lineShown = Infinity;
+// The analysis whose line is stepped: another one starts with its whole line.
+let lineFor = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -68,9 +74,69 @@ function circle(group, x, y, r, cls) {
   return c;
 }
 
+// The cells of a turn in protocol letters ("JJKK": JJ and KK).
+function cellsOf(turn) {
+  const out = [];
+  for (let i = 0; i + 1 < turn.length; i += 2) out.push(turn.slice(i, i + 2));
+  return out;
+}
+
+// The engine's expected line as ghost stones for the position on the board: `search` is the
+// panel's reading of the log; a line that starts with the turn just played starts after it.
+// Each ghost is numbered with the turn it would be, from `next` on.
+function ghostsOf(search, lastTurn, toMove, next) {
+  const pv = (search && search.pv) || [];
+  const line = pv.length && pv[0] === lastTurn ? pv.slice(1) : pv;
+  const depths = ((search && search.iterations) || []).map((i) => `depth ${i.depth}: ${i.best}`);
+  return line.length ? { turns: line, color: toMove, depths, next } : null;
+}
+
+// Threat cells (one turn from six) as diamonds, and the expected line as numbered ghost
+// stones; none of it takes clicks.
+function drawOverlay(top, game, ghosts, at) {
+  if (!overlayOn) return;
+  const threats = game.threats || {};
+  for (const side of ["black", "white"]) {
+    for (const cell of threats[side] || []) {
+      const x = at(LETTERS.indexOf(cell[0]));
+      const y = at(LETTERS.indexOf(cell[1]));
+      const d = game.step / 4;
+      const mark = document.createElementNS(SVG_NS, "polygon");
+      mark.setAttribute("points", `${x},${y - d} ${x + d},${y} ${x},${y + d} ${x - d},${y}`);
+      mark.setAttribute("class", `threat threat-${side}`);
+      mark.setAttribute("data-threat", cell);
+      top.appendChild(mark);
+    }
+  }
+  if (!ghosts) return;
+  const taken = occupied(game);
+  let color = ghosts.color;
+  ghosts.turns.forEach((turn, i) => {
+    for (const cell of cellsOf(turn)) {
+      if (taken.has(cell)) continue;
+      taken.add(cell);
+      const x = at(LETTERS.indexOf(cell[0]));
+      const y = at(LETTERS.indexOf(cell[1]));
+      const stone = circle(top, x, y, game.step / 2 - 2, `ghost ghost-${color}`);
+      stone.setAttribute("data-ghost", String(ghosts.next + i));
+      const title = document.createElementNS(SVG_NS, "title");
+      title.textContent = `expected turn ${ghosts.next + i}: ${color} ${turn}` + (i === 0 && ghosts.depths.length ? `\nbest by depth: ${ghosts.depths.join(", ")}` : "");
+      stone.appendChild(title);
+      const n = document.createElementNS(SVG_NS, "text");
+      n.setAttribute("x", x);
+      n.setAttribute("y", y + 5);
+      n.setAttribute("class", `ghost-number ghost-number-${color}`);
+      n.textContent = String(ghosts.next + i);
+      top.appendChild(n);
+    }
+    color = color === "black" ? "white" : "black";
+  });
+}
+
 // Draws a game's SVG (the empty board without one); with `onCell`, every point of the grid
-// takes clicks; `marks` are cells drawn as rings (the pending turn, or the engine's suggestion).
-function drawBoard(game, onCell, marks, markClass) {
+// takes clicks; `marks` are cells drawn as rings (the pending turn, or the engine's suggestion);
+// `ghosts` the engine's expected line.
+function drawBoard(game, onCell, marks, markClass, ghosts) {
   const box = $("board");
   game = game || emptyBoard;
   if (!game) {
@@ -82,6 +148,7 @@ function drawBoard(game, onCell, marks, markClass) {
   if (!svg) return;
   const at = (i) => game.margin + i * game.step;
   const top = document.createElementNS(SVG_NS, "g");
+  drawOverlay(top, game, ghosts, at);
   for (const cell of marks || []) {
     const x = at(LETTERS.indexOf(cell[0]));
     const y = at(LETTERS.indexOf(cell[1]));
@@ -101,8 +168,33 @@ function drawBoard(game, onCell, marks, markClass) {
   const style = document.createElementNS(SVG_NS, "style");
   style.textContent =
     ".pending{fill:rgba(40,120,220,0.55);stroke:#1050a0;stroke-width:2}" +
-    ".suggestion{fill:none;stroke:#1050a0;stroke-width:3;stroke-dasharray:5 4}";
+    ".suggestion{fill:none;stroke:#1050a0;stroke-width:3;stroke-dasharray:5 4}" +
+    ".ghost,.threat,.ghost-number{pointer-events:none}" +
+    ".ghost-black{fill:rgba(22,22,22,0.42)}.ghost-white{fill:rgba(250,250,245,0.6);stroke:#555}" +
+    ".ghost-number{font-size:13px;font-weight:bold;text-anchor:middle}" +
+    ".ghost-number-black{fill:#fff}.ghost-number-white{fill:#111}" +
+    ".threat-black{fill:rgba(20,20,20,0.75)}.threat-white{fill:rgba(255,255,255,0.95);stroke:#333}";
   svg.appendChild(style);
+}
+
+// The score graph under the board (the server draws it); a click on a turn's column calls
+// `onTurn` with its number.
+function drawGraph(graph, onTurn) {
+  const box = $("graph");
+  box.innerHTML = graph && graph.svg ? graph.svg : "";
+  if (!onTurn) return;
+  for (const el of box.querySelectorAll("[data-turn]")) {
+    el.addEventListener("click", () => onTurn(Number(el.dataset.turn)));
+  }
+}
+
+function graphStatus(graph) {
+  if (!graph) return "";
+  const what = `${graph.time} s a position` + (graph.depth ? `, depth cap ${graph.depth}` : "");
+  if (graph.status === "running") return `engine pass: ${graph.done} of ${graph.total} turns (${what})...`;
+  if (graph.status === "stopped") return `pass stopped after ${graph.done} of ${graph.total} turns`;
+  if (graph.status === "cached") return `kept from an earlier pass (${what})`;
+  return `engine pass done: ${graph.done} turns (${what})`;
 }
 
 // The engine panel: `search` is the server's reading of the engine's log (see
@@ -179,10 +271,13 @@ function renderPlay() {
   const play = state.play;
   if (!play.active) {
     drawBoard(null, clickPlay);
+    drawGraph(null);
     $("play-status").textContent = "No game yet: click the board to start one with these settings (as black, the click is your first stone), or press New game.";
     return;
   }
-  drawBoard(play.game, clickPlay, pending, "pending");
+  const last = play.game.turns.length ? play.game.turns[play.game.turns.length - 1].cells : "";
+  const ghosts = play.over ? null : ghostsOf(play.search, last, play.to_move, play.game.turns.length + 1);
+  drawBoard(play.game, clickPlay, pending, "pending", ghosts);
   let status;
   if (play.over) status = "Game over: " + play.ending;
   else if (play.thinking) status = `The engine (${play.to_move}) is thinking...`;
@@ -193,6 +288,7 @@ function renderPlay() {
   showPlayClock(play);
   $("play-search").textContent = `engine time ${play.engine_total.toFixed(3)} s, cap ${play.move_time} s a move`;
   fillPanel("play", play.search, play.human === "black" ? "white" : "black");
+  drawGraph(play.graph);
   turnItems($("play-turns"), play.game);
 }
 
@@ -214,6 +310,7 @@ setInterval(() => {
 function renderWatch() {
   const w = state.watch;
   drawBoard(w.live ? w.live.game : null);
+  drawGraph(w.live && w.live.graph);
   const lines = [];
   if (w.running) lines.push(`Playing: ${w.names[0]} (A) vs ${w.names[1]} (B), ${w.results.length}/${w.planned} games done` + (w.stopping ? "; stopping: no new game starts" : ""));
   else if (w.summary) lines.push(`Match over: ${w.results.length} games`);
@@ -250,7 +347,27 @@ function renderReview() {
   files.value = String(r.index);
   const view = r.engine;
   const marks = view && view.turn && view.upto === (r.game && r.game.upto) ? [view.turn.slice(0, 2), view.turn.slice(2, 4)].filter((c) => c) : [];
-  drawBoard(r.game, null, marks, "suggestion");
+  const shown = view && r.game && view.upto === r.game.upto && view.turn;
+  let ghosts = shown ? ghostsOf(view.search, "", view.color, r.game.upto + 1) : null;
+  const forced = r.losing && r.game && r.losing.turn === r.game.upto && r.losing.line;
+  if (!ghosts && forced && forced.length) {
+    // The winner's forced line after the losing turn, as far as the keys have stepped it.
+    if (lineFor !== r.losing.text) {
+      lineFor = r.losing.text;
+      lineShown = Infinity;
+    }
+    lineShown = Math.max(0, Math.min(lineShown, forced.length));
+    const turns = forced.slice(0, lineShown);
+    ghosts = turns.length ? { turns, color: r.losing.winner, depths: [], next: r.game.upto + 1 } : null;
+  }
+  drawBoard(r.game, null, marks, "suggestion", ghosts);
+  drawGraph(r.graph, step);
+  const g = r.graph;
+  const bar = $("review-graph-progress");
+  bar.max = g ? Math.max(1, g.total) : 1;
+  bar.value = g ? g.done : 0;
+  $("review-graph-status").textContent = graphStatus(g);
+  $("review-graph-stop").disabled = !(g && g.status === "running");
   $("review-status").textContent = r.game
     ? `Turn ${r.game.upto} of ${r.game.turns.length}` + (r.busy ? " (working...)" : "")
     : "Open a record file or a folder of records.";
@@ -265,7 +382,10 @@ function renderReview() {
 }
 
 function render() {
-  if (!state) return drawBoard(null, mode === "play" ? clickPlay : null);
+  if (!state) {
+    drawGraph(null);
+    return drawBoard(null, mode === "play" ? clickPlay : null);
+  }
   if (mode === "play") renderPlay();
   else if (mode === "watch") renderWatch();
   else renderReview();
@@ -301,6 +421,10 @@ function wire() {
     post("/watch/start", formObject(e.target));
   });
   $("watch-stop").addEventListener("click", () => post("/watch/stop"));
+  $("overlay-toggle").addEventListener("change", (e) => {
+    overlayOn = e.target.checked;
+    render();
+  });
   $("review-form").addEventListener("submit", (e) => {
     e.preventDefault();
     post("/review/open", formObject(e.target));
@@ -316,6 +440,11 @@ function wire() {
   $("review-next").addEventListener("click", () => step(upto() + 1));
   $("review-last").addEventListener("click", () => step(1e9));
   $("review-losing").addEventListener("click", () => post("/review/losing"));
+  $("review-graph-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    post("/review/graph", formObject(e.target));
+  });
+  $("review-graph-stop").addEventListener("click", () => post("/review/stop"));
   document.addEventListener("keydown", (e) => {
     if (mode !== "review" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     const keys = { ArrowLeft: -1, ArrowRight: 1, Home: -1e9, End: 1e9 };
@@ -324,6 +453,12 @@ function wire() {
       step(Math.abs(keys[e.key]) === 1 ? upto() + keys[e.key] : keys[e.key]);
     } else if (e.key === "l" || e.key === "L") {
       post("/review/losing");
+    } else if (e.key === "[" || e.key === "]") {
+      // Steps the forced line drawn at the losing turn.
+      lineShown = e.key === "]" ? lineShown + 1 : Math.max(0, Math.min(lineShown, 99) - 1);
+      render();
+    } else if (e.key === "g" || e.key === "G") {
+      post("/review/graph", formObject($("review-graph-form")));
     } else if ((e.key === "PageDown" || e.key === "PageUp") && state) {
       // The next or previous record of the folder.
       e.preventDefault();
