@@ -45,6 +45,15 @@ pub struct AnalyseArgs {
     pub hash: usize,
     #[command(flatten)]
     pub models: crate::engine::models::ModelArgs,
+    /// Walk each lost game back from its end to where it was really lost (`--budget`).
+    #[arg(long)]
+    pub deep: bool,
+    /// With --deep: seconds of search for each position, and solver nodes in proportion.
+    #[arg(long, value_name = "S", default_value_t = 5.0, requires = "deep")]
+    pub budget: f64,
+    /// With --deep: append a row per game to this table; games it holds are skipped.
+    #[arg(long, value_name = "FILE", requires = "deep")]
+    pub table: Option<PathBuf>,
     /// Record files, or folders whose `*.txt` files are records.
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<PathBuf>,
@@ -467,12 +476,11 @@ pub fn check_side(games: &[(PathBuf, Game)], side: &str) -> Result<(), Refusal> 
 }
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
-    if !(args.time.is_finite() && args.time > 0.0 && args.time <= 3600.0) {
-        eprintln!(
-            "connect6 analyse: --time {}: expected 0 < S <= 3600 seconds",
-            args.time
-        );
-        return ExitCode::from(2);
+    for (name, s) in [("--time", args.time), ("--budget", args.budget)] {
+        if !(s.is_finite() && s > 0.0 && s <= 3600.0) {
+            eprintln!("connect6 analyse: {name} {s}: expected 0 < S <= 3600 seconds");
+            return ExitCode::from(2);
+        }
     }
     if let Err(e) = args.models.apply() {
         eprintln!("connect6 analyse: {e}");
@@ -489,6 +497,16 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
             return ExitCode::from(refusal.code);
         }
     };
+    if args.deep {
+        let table = args.table.as_deref();
+        return crate::tools::deep_table::run(
+            &games,
+            &args.side,
+            args.budget,
+            args.hash.max(1),
+            table,
+        );
+    }
     let mut analyser = Analyser::new(Duration::from_secs_f64(args.time), args.hash.max(1));
     let mut summary = AnalysisTotals {
         records: games.len(),

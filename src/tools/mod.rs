@@ -2,4 +2,6 @@
 //! analysis of lost games (`connect6 analyse`). They read games through [`game::Game`].
 
 pub mod analyse;
+pub mod deep;
+pub mod deep_table;
 pub mod show;
