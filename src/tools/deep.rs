@@ -93,7 +93,8 @@ pub enum Status {
     },
     Holds(Hold),
     /// What was tried: the zone defences' finding; the search's depth, score and choice,
-    /// and whether the solver shows the choice lost (`None`: it ran out); the zone
+    /// and whether the choice is shown lost (by the solver, or being the turn played;
+    /// `None`: the solver ran out); the zone
     /// defences' turn and the search's score after it, when that was searched.
     Open {
         defences: Defences,
@@ -227,7 +228,9 @@ impl Judge {
     }
 
     /// The position before a turn of the loser, the loser to move (see the module notes).
-    pub fn before(&mut self, board: &Board) -> Status {
+    /// `played` is known to lose (the walk came back from the position it led to), so it is
+    /// never said to hold, even where the solver alone finds no forced win after it.
+    pub fn before(&mut self, board: &Board, played: &Turn) -> Status {
         if let Some(turn) = self.own_win(board) {
             return Status::Holds(Hold {
                 turn,
@@ -246,7 +249,11 @@ impl Judge {
         }
         let report = self.search(board);
         let lost = report.score < -WIN_BOUND;
-        let survives = self.survives(board, &report.best);
+        let survives = if same_turn(&report.best, played) {
+            Some(false)
+        } else {
+            self.survives(board, &report.best)
+        };
         if !lost && survives == Some(true) {
             return Status::Holds(Hold {
                 turn: report.best,
@@ -258,7 +265,7 @@ impl Judge {
         let mut zone = None;
         if let Defences::Holds(z) = defences {
             let turn = with_partner(board, z, &report.best);
-            if turn != report.best {
+            if !same_turn(&turn, &report.best) && !same_turn(&turn, played) {
                 let hold = self.zone_hold(board, turn);
                 if hold.score >= -WIN_BOUND {
                     return Status::Holds(hold);
@@ -343,7 +350,7 @@ impl Judge {
                 return DeepAnalysis::new(color, opening, positions, finding);
             };
             let began = Instant::now();
-            let status = self.before(&game.board_after(i));
+            let status = self.before(&game.board_after(i), &played);
             log::info!("turn {number}: {status:?}");
             positions.push(Position {
                 number,

@@ -144,7 +144,7 @@ fn position_text(p: &Position) -> String {
             zone,
         } => {
             let check = match choice_lost {
-                Some(true) => "the solver proves it lost",
+                Some(true) => "shown lost (by the solver, or as the turn played)",
                 Some(false) => "the solver finds no forced win after it",
                 None => "the solver ran out of budget on it",
             };
