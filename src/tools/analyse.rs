@@ -498,14 +498,7 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         }
     };
     if args.deep {
-        let table = args.table.as_deref();
-        return crate::tools::deep_table::run(
-            &games,
-            &args.side,
-            args.budget,
-            args.hash.max(1),
-            table,
-        );
+        return crate::tools::deep_table::run(&games, &args);
     }
     let mut analyser = Analyser::new(Duration::from_secs_f64(args.time), args.hash.max(1));
     let mut summary = AnalysisTotals {

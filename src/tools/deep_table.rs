@@ -7,6 +7,7 @@
 //! interrupted run resumes where it stopped.
 
 use crate::record::game::Game;
+use crate::tools::analyse::AnalyseArgs;
 use crate::tools::deep::{Budget, DeepAnalysis, Finding, HoldKind, Judge, Position, Shown, Status};
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -342,14 +343,9 @@ fn open_table(table: &Path) -> std::io::Result<std::fs::File> {
     Ok(f)
 }
 
-/// The deep walk over the lost games of `side` (the games loaded and checked).
-pub fn run(
-    games: &[(PathBuf, Game)],
-    side: &str,
-    budget: f64,
-    hash_mb: usize,
-    table: Option<&Path>,
-) -> ExitCode {
+/// The deep walk over the lost games of `--side` (the games loaded and checked).
+pub fn run(games: &[(PathBuf, Game)], args: &AnalyseArgs) -> ExitCode {
+    let (side, budget, table) = (args.side.as_str(), args.budget, args.table.as_deref());
     let fail = |e: &dyn std::fmt::Display| {
         eprintln!("connect6 analyse: {e}");
         ExitCode::from(1)
@@ -367,7 +363,7 @@ pub fn run(
         Ok(f) => f,
         Err(e) => return fail(&e),
     };
-    let mut judge = Judge::new(Budget::seconds(budget), hash_mb);
+    let mut judge = Judge::new(Budget::seconds(budget), args.hash.max(1));
     let mut totals = Totals::default();
     for (file, game) in games {
         let Some(color) = crate::tools::analyse::lost_by(game, side) else {
