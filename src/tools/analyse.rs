@@ -475,31 +475,33 @@ pub fn check_side(games: &[(PathBuf, Game)], side: &str) -> Result<(), Refusal> 
     )))
 }
 
-pub fn run(args: AnalyseArgs) -> ExitCode {
+/// The options checked and the records loaded (also for `--deep`); a refusal is printed.
+pub fn prepare(args: &AnalyseArgs) -> Result<Vec<(PathBuf, Game)>, ExitCode> {
     for (name, s) in [("--time", args.time), ("--budget", args.budget)] {
         if !(s.is_finite() && s > 0.0 && s <= 3600.0) {
             eprintln!("connect6 analyse: {name} {s}: expected 0 < S <= 3600 seconds");
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     }
     if let Err(e) = args.models.apply() {
         eprintln!("connect6 analyse: {e}");
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
-    let games = match load_games(&args.records)
+    load_games(&args.records)
         .and_then(|games| check_side(&games, &args.side).map(|()| games))
-    {
-        Ok(g) => g,
-        Err(refusal) => {
+        .map_err(|refusal| {
             for line in &refusal.lines {
                 eprintln!("connect6 analyse: {line}");
             }
-            return ExitCode::from(refusal.code);
-        }
+            ExitCode::from(refusal.code)
+        })
+}
+
+pub fn run(args: AnalyseArgs) -> ExitCode {
+    let games = match prepare(&args) {
+        Ok(g) => g,
+        Err(code) => return code,
     };
-    if args.deep {
-        return crate::tools::deep_table::run(&games, &args);
-    }
     let mut analyser = Analyser::new(Duration::from_secs_f64(args.time), args.hash.max(1));
     let mut summary = AnalysisTotals {
         records: games.len(),

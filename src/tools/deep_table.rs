@@ -7,12 +7,12 @@
 //! interrupted run resumes where it stopped.
 
 use crate::record::game::Game;
-use crate::tools::analyse::AnalyseArgs;
+use crate::tools::analyse::{AnalyseArgs, lost_by, prepare};
 use crate::tools::deep::{Budget, DeepAnalysis, Finding, HoldKind, Judge, Position, Shown, Status};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// The table's first line.
@@ -343,8 +343,12 @@ fn open_table(table: &Path) -> std::io::Result<std::fs::File> {
     Ok(f)
 }
 
-/// The deep walk over the lost games of `--side` (the games loaded and checked).
-pub fn run(games: &[(PathBuf, Game)], args: &AnalyseArgs) -> ExitCode {
+/// `analyse --deep`: the deep walk over the lost games of `--side`.
+pub fn run(args: AnalyseArgs) -> ExitCode {
+    let games = match prepare(&args) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
     let (side, budget, table) = (args.side.as_str(), args.budget, args.table.as_deref());
     let fail = |e: &dyn std::fmt::Display| {
         eprintln!("connect6 analyse: {e}");
@@ -365,8 +369,8 @@ pub fn run(games: &[(PathBuf, Game)], args: &AnalyseArgs) -> ExitCode {
     };
     let mut judge = Judge::new(Budget::seconds(budget), args.hash.max(1));
     let mut totals = Totals::default();
-    for (file, game) in games {
-        let Some(color) = crate::tools::analyse::lost_by(game, side) else {
+    for (file, game) in &games {
+        let Some(color) = lost_by(game, side) else {
             continue;
         };
         let key = game_key(file);
