@@ -205,6 +205,7 @@ fn main() -> ExitCode {
         Some(Sub::Bench(args)) => connect6::engine::bench::main(args),
         Some(Sub::Stats(args)) => connect6::arena::stats_main(args),
         Some(Sub::Show(args)) => connect6::tools::show::run(args),
+        Some(Sub::Analyse(args)) if args.deep => connect6::tools::deep_table::run(args),
         Some(Sub::Analyse(args)) => connect6::tools::analyse::run(args),
         #[cfg(feature = "tune")]
         Some(Sub::Tune(args)) => connect6::tuning::jobs::run(args),

@@ -23,11 +23,11 @@ use crate::engine::search::{Limits, Searcher};
 use crate::engine::solver::defence::{Defences, zone_defences};
 use crate::engine::solver::{SolveLimits, Solver, Verdict};
 use crate::record::RecordResult;
-use crate::record::files::record_files;
 use crate::record::game::Game;
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Turn;
 use crate::rules::stones::PlaceTurn;
+use crate::tools::pass::PassSettings;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -48,6 +48,15 @@ pub struct AnalyseArgs {
     pub models: crate::engine::models::ModelArgs,
     #[command(flatten)]
     pub graph: crate::tools::pass::GraphArgs,
+    /// Walk each lost game back from its end to where it was really lost (`--budget`).
+    #[arg(long)]
+    pub deep: bool,
+    /// With --deep: seconds of search for each position, and solver nodes in proportion.
+    #[arg(long, value_name = "S", default_value_t = 5.0, requires = "deep")]
+    pub budget: f64,
+    /// With --deep: append a row per game to this table; games it holds are skipped.
+    #[arg(long, value_name = "FILE", requires = "deep")]
+    pub table: Option<PathBuf>,
     /// Record files, or folders whose `*.txt` files are records.
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<PathBuf>,
@@ -400,106 +409,53 @@ impl AnalysisTotals {
     }
 }
 
-/// Why `analyse` stopped before analysing: each line printed, and the exit code.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Refusal {
-    pub lines: Vec<String>,
-    pub code: u8,
+pub use super::load::{Refusal, check_side, load_games};
+
+/// What `prepare` makes of the options: the models, the score graph's settings (with
+/// `--svg`), and the records.
+pub struct Prepared {
+    pub models: Models,
+    pub graph: Option<PassSettings>,
+    pub games: Vec<(PathBuf, Game)>,
 }
 
-impl Refusal {
-    fn input(line: String) -> Refusal {
-        Refusal {
-            lines: vec![line],
-            code: 2,
+/// The options checked, the models read and the records loaded (also for `--deep`); a
+/// refusal is printed.
+pub fn prepare(args: &AnalyseArgs) -> Result<Prepared, ExitCode> {
+    for (name, s) in [("--time", args.time), ("--budget", args.budget)] {
+        if !(s.is_finite() && s > 0.0 && s <= 3600.0) {
+            eprintln!("connect6 analyse: {name} {s}: expected 0 < S <= 3600 seconds");
+            return Err(ExitCode::from(2));
         }
     }
-}
-
-/// Every record the paths name, read and parsed before anything is analysed: a path that is
-/// missing or a file that is unreadable (exit 1) or no record (exit 2) stops the run, so a
-/// typing mistake never reads as "lost 0 of 0 games".
-pub fn load_games(paths: &[PathBuf]) -> Result<Vec<(PathBuf, Game)>, Refusal> {
-    let mut lines = Vec::new();
-    let mut code = 0;
-    for path in paths.iter().filter(|p| !p.exists()) {
-        lines.push(format!("{}: no such file or folder", path.display()));
-        code = 1;
-    }
-    if code != 0 {
-        return Err(Refusal { lines, code });
-    }
-    let files = record_files(paths).map_err(|e| Refusal {
-        lines: vec![e],
-        code: 1,
+    let models = args.models.load().map_err(|e| {
+        eprintln!("connect6 analyse: {e}");
+        ExitCode::from(2)
     })?;
-    let mut games = Vec::new();
-    for file in files {
-        match Game::open(&file) {
-            Ok(g) => games.push((file, g)),
-            Err(e) => {
-                lines.push(e.to_string());
-                code = code.max(e.exit_code());
-            }
-        }
-    }
-    if code != 0 {
-        return Err(Refusal { lines, code });
-    }
-    if games.is_empty() {
-        return Err(Refusal::input("no record files found".into()));
-    }
-    Ok(games)
-}
-
-/// `side` must have played at least one of the games: a misspelt name is an error, not a
-/// report of nothing lost.
-pub fn check_side(games: &[(PathBuf, Game)], side: &str) -> Result<(), Refusal> {
-    if games
-        .iter()
-        .any(|(_, g)| g.black == side || g.white == side)
-    {
-        return Ok(());
-    }
-    let mut names: Vec<&str> = games
-        .iter()
-        .flat_map(|(_, g)| [g.black.as_str(), g.white.as_str()])
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    Err(Refusal::input(format!(
-        "--side {side} played none of the {} games (their players: {})",
-        games.len(),
-        names.join(", ")
-    )))
-}
-
-pub fn run(args: AnalyseArgs) -> ExitCode {
-    if !(args.time.is_finite() && args.time > 0.0 && args.time <= 3600.0) {
-        eprintln!(
-            "connect6 analyse: --time {}: expected 0 < S <= 3600 seconds",
-            args.time
-        );
-        return ExitCode::from(2);
-    }
-    let models = match args.models.load() {
-        Ok(models) => models,
-        Err(e) => {
-            eprintln!("connect6 analyse: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let loaded = load_games(&args.records)
+    load_games(&args.records)
         .and_then(|games| check_side(&games, &args.side).map(|()| games))
-        .and_then(|g| Ok((args.graph.settings(g.len()).map_err(Refusal::input)?, g)));
-    let (graph, games) = match loaded {
-        Ok(g) => g,
-        Err(refusal) => {
+        .and_then(|g| Ok((args.graph.settings(g.len()).map_err(Refusal::input)?, g)))
+        .map(|(graph, games)| Prepared {
+            models,
+            graph,
+            games,
+        })
+        .map_err(|refusal| {
             for line in &refusal.lines {
                 eprintln!("connect6 analyse: {line}");
             }
-            return ExitCode::from(refusal.code);
-        }
+            ExitCode::from(refusal.code)
+        })
+}
+
+pub fn run(args: AnalyseArgs) -> ExitCode {
+    let Prepared {
+        models,
+        graph,
+        games,
+    } = match prepare(&args) {
+        Ok(p) => p,
+        Err(code) => return code,
     };
     let mut analyser = Analyser::with_models(
         models.clone(),

@@ -3,6 +3,9 @@
 //! from the engine's quick [`pass`] over it). They read games through [`game::Game`].
 
 pub mod analyse;
+pub mod deep;
+pub mod deep_table;
 pub mod graph;
+pub mod load;
 pub mod pass;
 pub mod show;
