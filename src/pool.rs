@@ -180,6 +180,29 @@ impl<T> InOrder<T> {
     }
 }
 
+/// `--shard K/N`: part `index` (1-based) of `count` of a run's jobs, for the match's games
+/// and the self-play and labelling runs alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || "expected K/N with 1 <= K <= N".to_string();
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index < 1 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 
 use super::elo::SprtSpec;
 use super::game::{ReplyLimits, TOLERANCE};
+use crate::pool::Shard;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -68,28 +69,6 @@ pub struct MatchArgs {
     /// out in turn), with the game numbers, openings and colours of the whole match.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse, conflicts_with = "sprt")]
     pub shard: Option<Shard>,
-}
-
-/// `--shard K/N`: part `index` (1-based) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || "expected K/N with 1 <= K <= N".to_string();
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index < 1 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
 }
 
 /// Options of `connect6 stats`.

@@ -45,7 +45,8 @@ mod args;
 pub mod schedule;
 mod stats;
 
-pub use args::{MatchArgs, Shard, StatsArgs};
+pub use crate::pool::Shard;
+pub use args::{MatchArgs, StatsArgs};
 pub use elo::{Pentanomial, SprtSpec, SprtVerdict};
 pub use entry::GameEntry;
 pub use game::{GameResult, Observer, Outcome, ReplyLimits, TOLERANCE, Unobserved};

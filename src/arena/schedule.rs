@@ -1,7 +1,6 @@
 //! Running a match: startup checks, game scheduling over worker threads, progress, records.
 
 use super::args::MatchArgs;
-use super::args::Shard;
 use super::decisive;
 use super::elo::{SprtSpec, SprtVerdict};
 use super::entry::{GameEntry, TimeUse, pairs_of};
@@ -10,6 +9,7 @@ use super::process::{self, EngineProcess, EngineStartError, split_command};
 use super::repeats::fingerprint;
 use super::summary::Summary;
 use super::summary::{Settings, verdict_text};
+use crate::pool::Shard;
 use crate::pool::{self, Flow, PoolError};
 use crate::record::openings::OpeningError;
 use crate::record::openings::{self, Opening};

@@ -1,7 +1,7 @@
 //! `tune merge`: the games files of a run's shards joined into the one the whole run writes.
 
 use super::{BatchError, REPEATS_LEFT_OUT, SHARD_PREFIX, io_error, journal_path, shard_line};
-use crate::arena::Shard;
+use crate::pool::Shard;
 use crate::rules::coord::Turn;
 use crate::tuning::games::read_game_turns;
 use std::collections::HashSet;

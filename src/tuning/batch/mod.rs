@@ -15,7 +15,7 @@
 //! it and plays only the games it lacks; a run that finished removes it.
 
 use super::games::{GameTurns, read_game_turns};
-use crate::arena::Shard;
+use crate::pool::Shard;
 use crate::pool::{self, Flow, InOrder, PoolError};
 use std::collections::HashSet;
 use std::ffi::OsString;
