@@ -153,7 +153,7 @@ fn an_eval_beside_an_eval_file_is_refused() {
     let file = file.to_str().unwrap();
     for args in [
         vec!["--eval", "hand", "--eval-file", file],
-        vec!["bench", "--eval", "net", "--eval-file", file],
+        vec!["bench", "--eval", "cells", "--eval-file", file],
     ] {
         let (code, out, err) = outcome(&args);
         assert_eq!(code, 2, "{args:?}: {err:?}");
