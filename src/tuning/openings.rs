@@ -162,6 +162,7 @@ pub const REPLY_CANDIDATES: usize = 20;
 /// that are not black's to move, or not legal, are skipped.
 pub fn black_replies(openings: &[String], per: usize, depth: u8) -> Vec<(String, i32)> {
     let mut out = Vec::new();
+    let worth = KeyWorth::embedded();
     for base in openings {
         let Ok(mut board) = Board::from_turns(base) else {
             continue;
@@ -170,12 +171,7 @@ pub fn black_replies(openings: &[String], per: usize, depth: u8) -> Vec<(String,
             continue;
         }
         let mut candidates = Pairs::new();
-        generate(
-            &KeyWorth::embedded(),
-            &mut board,
-            &mut candidates,
-            REPLY_CANDIDATES,
-        );
+        generate(&worth, &mut board, &mut candidates, REPLY_CANDIDATES);
         let mut scored: Vec<(String, i32)> = candidates
             .iter()
             .map(|&(_, turn)| {

@@ -15,6 +15,7 @@
 //! result.
 
 use crate::engine::bench::suite::suite_lines;
+use crate::engine::models::Models;
 use crate::engine::pairs::{Pairs, generate};
 use crate::engine::ranking::KeyWorth;
 use crate::engine::search::{Limits, Searcher};
@@ -207,24 +208,23 @@ pub fn judge(board: &Board, turn: &Turn, nodes: u64) -> Played {
     }
 }
 
-/// The engine's turn on `board` with `time` to think (one thread, a fresh 16 MB table), and
-/// what a long solve says of it.
-pub fn engine_turn(board: &Board, time: Duration) -> (Turn, Played) {
-    let report = Searcher::new(16).search(board, Limits::time(time));
+/// The engine's turn on `board` with `time` to think (one thread, a fresh 16 MB table,
+/// `models`), and what a long solve says of it.
+pub fn engine_turn(models: &Models, board: &Board, time: Duration) -> (Turn, Played) {
+    let report = Searcher::with_models(16, models.clone()).search(board, Limits::time(time));
     (report.best, judge(board, &report.best, JUDGE_NODES))
 }
 
 /// The root turns the engine would consider on `board` (generated, then widened by the
 /// defence with the opponent's proof zone), and the first that a long solve shows holding:
 /// `None` when none does, so the position is lost among the engine's own candidates.
-pub fn holding_turn(board: &Board) -> Option<Turn> {
+pub fn holding_turn(worth: &KeyWorth, board: &Board) -> Option<Turn> {
     let mut b = board.clone();
     let mut root = Pairs::new();
-    let worth = KeyWorth::embedded();
-    let situation = generate(&worth, &mut b, &mut root, ROOT_PAIRS);
+    let situation = generate(worth, &mut b, &mut root, ROOT_PAIRS);
     let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
     // No deadline: the guard checks every turn; what matters here is the widened root.
-    let _ = guard(&mut solver, &worth, &mut b, &mut root, situation, None);
+    let _ = guard(&mut solver, worth, &mut b, &mut root, situation, None);
     root.iter()
         .map(|&(_, t)| t)
         .find(|t| judge(board, t, JUDGE_NODES) == Played::Holds)
@@ -282,7 +282,8 @@ pub fn standard_budgets() -> Vec<Budget> {
 }
 
 /// Prints one line per budget.
-pub fn report(positions: &[DefencePosition]) {
+/// The suite's figures with the engine playing with `models`.
+pub fn report(models: &Models, positions: &[DefencePosition]) {
     let losing = positions
         .iter()
         .filter(|p| p.after == Played::Loses)
@@ -297,7 +298,7 @@ pub fn report(positions: &[DefencePosition]) {
         .collect();
     let defensible: Vec<(&DefencePosition, Turn)> = lost
         .iter()
-        .filter_map(|&p| holding_turn(&p.board).map(|t| (p, t)))
+        .filter_map(|&p| holding_turn(&models.ranking, &p.board).map(|t| (p, t)))
         .collect();
     println!(
         "defence suite: where the game's turn lost, {} of {} positions have a root turn that a long solve shows holding",
@@ -322,7 +323,7 @@ pub fn report(positions: &[DefencePosition]) {
         let time = Duration::from_millis(millis);
         let mut counts = [0usize; 3];
         for (p, holds) in &defensible {
-            let (turn, after) = engine_turn(&p.board, time);
+            let (turn, after) = engine_turn(models, &p.board, time);
             counts[after as usize] += 1;
             println!(
                 "defence search {:.1}s {}: played {}, holds {holds}, engine {turn} {after}",

@@ -335,7 +335,7 @@ pub fn main(args: BenchArgs) -> ExitCode {
         suite::report(positions, &suite_nodes);
     }
     if let Some(positions) = &defence_positions {
-        defence::report(positions);
+        defence::report(&models, positions);
     }
     if timed {
         let (t, n) = time_to_depth(&models, 6);
