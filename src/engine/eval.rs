@@ -122,8 +122,13 @@ impl Evaluator {
             + windows
             + match &self.cells {
                 Some(values) => {
-                    let sums = sums_after(values, self.sums, board, a, b, color);
-                    cell_term(&sums[m], &sums[w])
+                    let mut after = TermAfter {
+                        values,
+                        mover: m,
+                        change: 0,
+                    };
+                    board.observe_after(a, b, color, &mut after);
+                    cell_term(&self.sums[m], &self.sums[w]) + after.change
                 }
                 None => 0,
             };
@@ -186,30 +191,49 @@ impl CodeObserver for Evaluator {
     }
 }
 
-/// The sums `sums` of `values` were `color` to place stones on the empty cells `a` and
-/// `b`: their cells no longer count, and the codes the stones change move.
-#[inline]
-fn sums_after(
-    values: &CellValues,
-    mut sums: [[i32; 2]; 2],
-    board: &Board,
-    a: Cell,
-    b: Cell,
-    color: Color,
-) -> [[i32; 2]; 2] {
-    for gone in [a, b] {
-        for (sum, code) in sums.iter_mut().zip(board.cell_codes(gone)) {
-            Evaluator::shift(values, sum, code, -1);
+/// What a turn read without placing it (`Board::observe_after`) does to the cell term: the
+/// codes' changes summed where the term reads them, the mover's to-move values and the
+/// waiting side's waiting values; the other two sums `Evaluator` keeps are not needed here.
+struct TermAfter<'a> {
+    values: &'a CellValues,
+    /// The colour index of the side to move after the turn.
+    mover: usize,
+    change: i32,
+}
+
+impl TermAfter<'_> {
+    /// The change in the term of `color`'s code `code` counted (`sign` 1) or not (-1).
+    #[inline]
+    fn count(&mut self, color: usize, code: u32, sign: i32) {
+        let v = &self.values[code as usize];
+        self.change += if color == self.mover {
+            sign * v[0] as i32
+        } else {
+            -sign * v[1] as i32
+        };
+    }
+}
+
+impl CodeObserver for TermAfter<'_> {
+    #[inline]
+    fn code_changed(&mut self, color: usize, old: u32, new: u32) {
+        self.count(color, old, -1);
+        self.count(color, new, 1);
+    }
+
+    #[inline]
+    fn occupied(&mut self, codes: [u32; 2]) {
+        for (color, code) in codes.into_iter().enumerate() {
+            self.count(color, code, -1);
         }
     }
-    for (i, new) in board.codes_after(a, b, color) {
-        let old = board.cell_codes(Cell::from_index(i));
-        for (sum, (old, new)) in sums.iter_mut().zip(old.into_iter().zip(new)) {
-            Evaluator::shift(values, sum, old, -1);
-            Evaluator::shift(values, sum, new, 1);
+
+    #[inline]
+    fn vacated(&mut self, codes: [u32; 2]) {
+        for (color, code) in codes.into_iter().enumerate() {
+            self.count(color, code, 1);
         }
     }
-    sums
 }
 
 /// The cell term from the mover's sums and the waiting side's: the mover's to-move sum

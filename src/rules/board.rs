@@ -7,11 +7,13 @@ pub use crate::rules::stones::{
     Color, PlaceTurn, RuleError, Stones, THREAT_STONES, WindowSet, windows_in,
 };
 
-use crate::rules::cells::{CellCodes, CodeObserver, PATTERN_PARTS};
+use crate::rules::cells::{CellCodes, CodeObserver};
 use crate::rules::coord::{CELLS, Cell, Turn};
-use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot, slot_steps};
+use crate::rules::geometry::{GEOMETRY, REACH};
 use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
 use once_cell::sync::Lazy;
+
+mod after;
 
 /// What a stone adds to (or, negated in wrapping arithmetic, takes from) the key of a
 /// neighbour that has it in `slot`: an own digit (1) for its colour, a blocker (2) for the
@@ -73,10 +75,6 @@ fn slots_in(mut mask: u16) -> impl Iterator<Item = usize> {
         })
     })
 }
-
-/// The codes of the empty cells that empty cells would hold after a turn not placed
-/// (`Board::codes_after`): each changed cell's index and its codes seen from black and white.
-pub type CodesAfter = arrayvec::ArrayVec<(usize, [u32; 2]), { 2 * 4 * 2 * REACH }>;
 
 /// The empty board's cell codes (edges make no counted pattern, but read them all the same).
 static EMPTY_CODES: Lazy<Box<CellCodes>> =
@@ -328,161 +326,6 @@ impl Board {
         if !add {
             self.cells
                 .vacate(c.index(), &self.keys[c.index()], observer);
-        }
-    }
-
-    /// The pattern counts of both colours (indexed by `Color::index`) were `color` to place
-    /// stones on the empty cells `a` and `b`, read without placing them: the search's leaves
-    /// need only these and the codes (`codes_after`), and placing and removing the two
-    /// stones costs about twice as much.
-    pub fn lines_after(&self, a: Cell, b: Cell, color: Color) -> [[u16; PATTERN_COUNT]; 2] {
-        let g = &*GEOMETRY;
-        let table: &[Pattern; KEYS] = &PATTERNS;
-        let filled: &[u16; KEYS] = &FILLED_SLOTS;
-        let me = color.index();
-        let mut counts = self.pattern_counts;
-        let shared = line_offset(a, b);
-        for d in 0..4 {
-            // Steps from `a` to `b` when they share this line.
-            let apart = shared.and_then(|(line, k)| (line == d).then_some(k));
-            // The new stones' own patterns, each with the other in its key.
-            let mut key_a = self.keys[a.index()][d][me];
-            let mut key_b = self.keys[b.index()][d][me];
-            if let Some(k) = apart
-                && k.unsigned_abs() as usize <= REACH
-            {
-                key_a += OWN_DIGIT[slot(k)];
-                key_b += OWN_DIGIT[slot(-k)];
-            }
-            counts[me][table[key_a as usize] as usize] += 1;
-            counts[me][table[key_b as usize] as usize] += 1;
-            // The stones already on the line, as the new stones change their keys. A stone
-            // within reach of both (they may be up to twice the reach apart) is seen from
-            // `a`, with `b`'s digit added there.
-            for s in slots_in(filled[key_a as usize]) {
-                let Some(n) = g.line_neighbours[a.index()][d][s] else {
-                    continue;
-                };
-                let Some(occupant) = self.get(n) else {
-                    continue;
-                };
-                let side = occupant.index();
-                let digits = if side == me { &OWN_DIGIT } else { &BLOCK_DIGIT };
-                let steps = slot_steps(s);
-                let old = self.keys[n.index()][d][side];
-                let mut key = old + digits[2 * REACH - 1 - s];
-                if let Some(k) = apart
-                    && (k - steps).unsigned_abs() as usize <= REACH
-                {
-                    key += digits[slot(k - steps)];
-                }
-                Self::shift_count(
-                    &mut counts[side],
-                    self.stone_patterns[n.index()][d],
-                    table[key as usize],
-                );
-            }
-            for s in slots_in(filled[key_b as usize]) {
-                let Some(n) = g.line_neighbours[b.index()][d][s] else {
-                    continue;
-                };
-                let Some(occupant) = self.get(n) else {
-                    continue;
-                };
-                if apart.is_some_and(|k| (k + slot_steps(s)).unsigned_abs() as usize <= REACH) {
-                    continue;
-                }
-                let side = occupant.index();
-                let digits = if side == me { &OWN_DIGIT } else { &BLOCK_DIGIT };
-                let old = self.keys[n.index()][d][side];
-                let key = old + digits[2 * REACH - 1 - s];
-                Self::shift_count(
-                    &mut counts[side],
-                    self.stone_patterns[n.index()][d],
-                    table[key as usize],
-                );
-            }
-        }
-        counts
-    }
-
-    /// The empty cells whose codes would change were `color` to place stones on the empty
-    /// cells `a` and `b`, with their codes then, read without placing them: the empty cells
-    /// on their lines move to new codes (a cell on the lines of both, in two directions,
-    /// takes both changes; on one line through both, both stones' digits at once). `a` and
-    /// `b` themselves are not listed: they would hold stones.
-    pub fn codes_after(&self, a: Cell, b: Cell, color: Color) -> CodesAfter {
-        let g = &*GEOMETRY;
-        let table: &[Pattern; KEYS] = &PATTERNS;
-        let me = color.index();
-        let mut changed = CodesAfter::new();
-        let mut touched = [0u64; CELLS.div_ceil(64)];
-        let shared = line_offset(a, b);
-        for (from, other, toward) in [(a, b, 1), (b, a, -1)] {
-            for d in 0..4 {
-                // Steps from `from` to `other` when they share this line.
-                let apart = shared.and_then(|(line, k)| (line == d).then_some(toward * k));
-                for (s, n) in g.line_neighbours[from.index()][d].iter().enumerate() {
-                    let Some(n) = *n else {
-                        continue;
-                    };
-                    if n == other || !self.is_empty(n) {
-                        continue;
-                    }
-                    // `other` in `n`'s key, when it lies on this line within reach of `n`:
-                    // both stones change the line at once, seen from `a` only.
-                    let other_slot = apart.and_then(|k| {
-                        let rel = k - slot_steps(s);
-                        (rel.unsigned_abs() as usize <= REACH).then(|| slot(rel))
-                    });
-                    if from == b && other_slot.is_some() {
-                        continue;
-                    }
-                    let mut after = self.keys[n.index()][d];
-                    let mirrored = 2 * REACH - 1 - s;
-                    after[me] += OWN_DIGIT[mirrored];
-                    after[1 - me] += BLOCK_DIGIT[mirrored];
-                    if let Some(o) = other_slot {
-                        after[me] += OWN_DIGIT[o];
-                        after[1 - me] += BLOCK_DIGIT[o];
-                    }
-                    let before = self.cells.part(n.index(), d);
-                    let delta = [0, 1].map(|c| {
-                        PATTERN_PARTS[table[after[c] as usize] as usize] as i32 - before[c] as i32
-                    });
-                    // Most lines far from stones stay below every counted pattern.
-                    if delta == [0, 0] {
-                        continue;
-                    }
-                    let i = n.index();
-                    // A cell is met twice only when both stones change its lines.
-                    let at = if touched[i / 64] & (1 << (i % 64)) != 0 {
-                        changed.iter().position(|&(j, _)| j == i)
-                    } else {
-                        None
-                    };
-                    let at = at.unwrap_or_else(|| {
-                        touched[i / 64] |= 1 << (i % 64);
-                        changed.push((i, self.cells.codes(i)));
-                        changed.len() - 1
-                    });
-                    let codes = &mut changed[at].1;
-                    for c in 0..2 {
-                        codes[c] = codes[c].wrapping_add_signed(delta[c]);
-                    }
-                }
-            }
-        }
-        changed
-    }
-
-    /// Moves one (stone, direction) from pattern `old` to pattern `new` in `counts`.
-    #[inline]
-    fn shift_count(counts: &mut [u16; PATTERN_COUNT], old: u8, new: Pattern) {
-        let new = new as usize;
-        if old as usize != new {
-            counts[old as usize] -= 1;
-            counts[new] += 1;
         }
     }
 

@@ -133,6 +133,67 @@ pub fn line_offset(a: Cell, b: Cell) -> Option<(usize, i32)> {
     (k != 0).then_some((d, k))
 }
 
+/// How far apart (in columns or rows) two cells may be and still have a cell within reach
+/// of both along lines of each: twice the reach.
+const CROSS_SPAN: i32 = 2 * REACH as i32;
+const CROSS_SIDE: usize = 2 * CROSS_SPAN as usize + 1;
+
+/// For `b` = `a` + (dc, dr), the crossings of their lines (`crossings`), by offset.
+static CROSSINGS: [[[u16; 4]; 2]; CROSS_SIDE * CROSS_SIDE] = {
+    let mut table = [[[0u16; 4]; 2]; CROSS_SIDE * CROSS_SIDE];
+    let mut dc = -CROSS_SPAN;
+    while dc <= CROSS_SPAN {
+        let mut dr = -CROSS_SPAN;
+        while dr <= CROSS_SPAN {
+            let entry = &mut table[cross_index(dc, dr)];
+            let mut d = 0;
+            while d < 4 {
+                let mut s = 0;
+                while s < 2 * REACH {
+                    let t = slot_steps(s);
+                    // The neighbour `t` steps from `a`, seen from `b`.
+                    let (ec, er) = (t * DIRS[d].0 - dc, t * DIRS[d].1 - dr);
+                    let mut e = 0;
+                    while e < 4 {
+                        if e != d {
+                            let (sc, sr) = DIRS[e];
+                            let k = if sc != 0 { ec / sc } else { er / sr };
+                            if k != 0 && k * sc == ec && k * sr == er && k.abs() <= REACH as i32 {
+                                entry[0][d] |= 1 << s;
+                                entry[1][e] |= 1 << slot(k);
+                            }
+                        }
+                        e += 1;
+                    }
+                    s += 1;
+                }
+                d += 1;
+            }
+            dr += 1;
+        }
+        dc += 1;
+    }
+    table
+};
+
+const fn cross_index(dc: i32, dr: i32) -> usize {
+    ((dc + CROSS_SPAN) as usize) * CROSS_SIDE + (dr + CROSS_SPAN) as usize
+}
+
+/// The cells where a line of `a` crosses a line of `b` in another direction, both within
+/// reach: as slot masks of `a`'s line neighbours by direction, then of `b`'s. Such a cell
+/// is the one place where stones on `a` and `b` both change a cell's lines but not one line.
+/// Cells off the board are in the masks too; `a`'s own cell and `b`'s never are.
+#[inline]
+pub fn crossings(a: Cell, b: Cell) -> [[u16; 4]; 2] {
+    let dc = b.col() as i32 - a.col() as i32;
+    let dr = b.row() as i32 - a.row() as i32;
+    if dc.abs() > CROSS_SPAN || dr.abs() > CROSS_SPAN {
+        return [[0; 4]; 2];
+    }
+    CROSSINGS[cross_index(dc, dr)]
+}
+
 impl Geometry {
     pub fn windows_of(&self, c: Cell) -> &[u16] {
         &self.cell_windows[c.index()][..self.cell_window_count[c.index()] as usize]
@@ -167,6 +228,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The crossing masks name exactly the cells on a line of each, in two directions, by
+    /// brute force over every pair of cells.
+    #[test]
+    fn crossings_are_the_cells_on_lines_of_both() {
+        let g = &*GEOMETRY;
+        let mut met = 0;
+        for a in Cell::all() {
+            for b in Cell::all().filter(|&b| b != a) {
+                let masks = crossings(a, b);
+                for (from, other, side) in [(a, b, 0), (b, a, 1)] {
+                    for (d, &mask) in masks[side].iter().enumerate() {
+                        for (s, n) in g.line_neighbours[from.index()][d].iter().enumerate() {
+                            let Some(n) = *n else { continue };
+                            let crossing = n != other
+                                && line_offset(other, n).is_some_and(|(e, k)| {
+                                    e != d && k.unsigned_abs() as usize <= REACH
+                                });
+                            assert_eq!(mask & (1 << s) != 0, crossing, "{a} {b} {n}");
+                            met += crossing as usize;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(met > 500_000, "{met}");
     }
 
     #[test]
