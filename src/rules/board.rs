@@ -15,23 +15,50 @@ use once_cell::sync::Lazy;
 
 mod after;
 
-/// What a stone adds to (or, negated in wrapping arithmetic, takes from) the key of a
-/// neighbour that has it in `slot`: an own digit (1) for its colour, a blocker (2) for the
-/// other.
-const fn digit_table(digit: u16, negate: bool) -> [u16; 2 * REACH] {
+/// What a stone adds to the key of a neighbour that has it in `slot`: an own digit (1) for
+/// its colour, a blocker (2) for the other.
+const fn digit_table(digit: u16) -> [u16; 2 * REACH] {
     let mut t = [0u16; 2 * REACH];
     let mut i = 0;
     while i < 2 * REACH {
-        let v = digit * POW3[i];
-        t[i] = if negate { v.wrapping_neg() } else { v };
+        t[i] = digit * POW3[i];
         i += 1;
     }
     t
 }
-const OWN_DIGIT: [u16; 2 * REACH] = digit_table(1, false);
-const BLOCK_DIGIT: [u16; 2 * REACH] = digit_table(2, false);
-const OWN_DIGIT_NEG: [u16; 2 * REACH] = digit_table(1, true);
-const BLOCK_DIGIT_NEG: [u16; 2 * REACH] = digit_table(2, true);
+const OWN_DIGIT: [u16; 2 * REACH] = digit_table(1);
+const BLOCK_DIGIT: [u16; 2 * REACH] = digit_table(2);
+
+/// Every slot of a line's neighbours.
+const ALL_SLOTS: u16 = (1 << (2 * REACH)) - 1;
+
+/// A line's keys seen from black and from white in one word, black's in the low half: the
+/// digits a stone adds to both go in one addition (no key carries past its half).
+#[inline]
+fn packed(keys: [u16; 2]) -> u32 {
+    keys[0] as u32 | (keys[1] as u32) << 16
+}
+
+/// `keys` with a stone's packed digits `digits` added (`add`) or taken away.
+#[inline]
+fn shifted(keys: [u16; 2], digits: u32, add: bool) -> [u16; 2] {
+    let keys = packed(keys);
+    let new = if add { keys + digits } else { keys - digits };
+    [new as u16, (new >> 16) as u16]
+}
+
+/// What a stone of each colour adds to a neighbour's packed keys that has it in each slot:
+/// an own digit in its colour's half, a blocker in the other's.
+const PACKED_DIGITS: [[u32; 2 * REACH]; 2] = {
+    let mut t = [[0u32; 2 * REACH]; 2];
+    let mut s = 0;
+    while s < 2 * REACH {
+        t[0][s] = OWN_DIGIT[s] as u32 | (BLOCK_DIGIT[s] as u32) << 16;
+        t[1][s] = BLOCK_DIGIT[s] as u32 | (OWN_DIGIT[s] as u32) << 16;
+        s += 1;
+    }
+    t
+};
 
 /// Pattern keys of the empty board: off-board neighbours are blocked for both colours.
 static EMPTY_KEYS: Lazy<Box<[[[u16; 2]; 4]; CELLS]>> = Lazy::new(|| {
@@ -287,39 +314,41 @@ impl Board {
                 counts[me][p as usize] -= 1;
             }
         }
-        // Seen from `color` the stone is an own digit (1), from the other a blocker (2).
-        let (own, block) = if add {
-            (&OWN_DIGIT, &BLOCK_DIGIT)
-        } else {
-            (&OWN_DIGIT_NEG, &BLOCK_DIGIT_NEG)
-        };
+        // Seen from `color` the stone is an own digit (1), from the other a blocker (2): one
+        // addition to both keys of a neighbour (`PACKED_DIGITS`).
+        let digits = &PACKED_DIGITS[me];
+        let filled: &[u16; KEYS] = &FILLED_SLOTS;
         for (d, line) in g.line_neighbours[c.index()].iter().enumerate() {
-            for (s, n) in line.iter().enumerate() {
-                let Some(n) = *n else {
+            // `c`'s own key tells which neighbours hold stones (or lie off the board).
+            let stones = filled[self.keys[c.index()][d][me] as usize];
+            for s in slots_in(!stones & ALL_SLOTS) {
+                let Some(n) = line[s] else {
                     continue;
                 };
                 // `c` sits in the mirrored slot of its neighbour's key.
-                let slot = 2 * REACH - 1 - s;
-                // Computed apart and stored whole, so the cell codes read the new keys
-                // from registers: reading back two halves just stored stalls the load.
                 let keys = &mut self.keys[n.index()][d];
-                let mut new = *keys;
-                new[me] = new[me].wrapping_add(own[slot]);
-                new[1 - me] = new[1 - me].wrapping_add(block[slot]);
+                let new = shifted(*keys, digits[2 * REACH - 1 - s], add);
                 *keys = new;
-                let occupant = self.stones.get(n);
-                if occupant.is_none() {
-                    self.cells.line_changed(n.index(), d, new, table, observer);
-                }
-                if let Some(occupant) = occupant {
-                    let side = occupant.index();
-                    let new = table[new[side] as usize] as u8;
-                    let old = &mut stone_patterns[n.index()][d];
-                    if *old != new {
-                        counts[side][*old as usize] -= 1;
-                        counts[side][new as usize] += 1;
-                        *old = new;
-                    }
+                self.cells.line_changed(n.index(), d, new, table, observer);
+            }
+            for s in slots_in(stones) {
+                let Some(n) = line[s] else {
+                    continue;
+                };
+                let keys = &mut self.keys[n.index()][d];
+                let new = shifted(*keys, digits[2 * REACH - 1 - s], add);
+                *keys = new;
+                let side = self
+                    .stones
+                    .get(n)
+                    .expect("a filled slot on the board")
+                    .index();
+                let new = table[new[side] as usize] as u8;
+                let old = &mut stone_patterns[n.index()][d];
+                if *old != new {
+                    counts[side][*old as usize] -= 1;
+                    counts[side][new as usize] += 1;
+                    *old = new;
                 }
             }
         }

@@ -2,16 +2,15 @@
 //! pattern counts and what the turn does to the empty cells' codes, and placing and removing
 //! two stones costs about twice as much as reading them.
 
-use super::{BLOCK_DIGIT, Board, FILLED_SLOTS, OWN_DIGIT, slots_in};
+use super::{
+    ALL_SLOTS, BLOCK_DIGIT, Board, FILLED_SLOTS, OWN_DIGIT, PACKED_DIGITS, packed, slots_in,
+};
 use crate::rules::cells::{CodeObserver, PATTERN_PARTS};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::{GEOMETRY, REACH, crossings, line_offset, slot, slot_steps};
 use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, Pattern};
 use crate::rules::stones::Color;
 use arrayvec::ArrayVec;
-
-/// Every slot of a line's neighbours.
-const ALL_SLOTS: u16 = (1 << (2 * REACH)) - 1;
 
 impl Board {
     /// The pattern counts of both colours (indexed by `Color::index`) were `color` to place
@@ -205,26 +204,6 @@ impl Board {
         }
     }
 }
-
-/// A line's keys seen from black and from white in one word, black's in the low half: the
-/// digits a stone adds to both go in one addition (no key carries past its half).
-#[inline]
-fn packed(keys: [u16; 2]) -> u32 {
-    keys[0] as u32 | (keys[1] as u32) << 16
-}
-
-/// What a stone of each colour adds to a neighbour's packed keys that has it in each slot:
-/// an own digit in its colour's half, a blocker in the other's.
-const PACKED_DIGITS: [[u32; 2 * REACH]; 2] = {
-    let mut t = [[0u32; 2 * REACH]; 2];
-    let mut s = 0;
-    while s < 2 * REACH {
-        t[0][s] = OWN_DIGIT[s] as u32 | (BLOCK_DIGIT[s] as u32) << 16;
-        t[1][s] = BLOCK_DIGIT[s] as u32 | (OWN_DIGIT[s] as u32) << 16;
-        s += 1;
-    }
-    t
-};
 
 /// The slots of a line's neighbours within reach of the cell `k` steps along it.
 #[inline]
