@@ -1,7 +1,27 @@
 //! What the `tune` jobs share: the value parsers of their options, their worker count and
 //! their progress line. A leaf, so that the jobs import it and `jobs` imports the jobs.
 
+use crate::pool::Shard;
 use std::time::Instant;
+
+/// How a long batch job (self-play, labelling) spreads over cores and machines.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct BatchArgs {
+    /// Games worked on at once [default: the machine's cores].
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+    /// Do only the K-th of N parts of the games (a contiguous run of their indices), each as
+    /// the whole run does it; `tune merge` joins the parts' files.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+}
+
+impl BatchArgs {
+    /// The worker threads asked for, or one per core.
+    pub fn threads(&self) -> usize {
+        worker_threads(self.threads)
+    }
+}
 
 /// Worker threads: as asked, or one per core.
 pub(crate) fn worker_threads(asked: Option<u64>) -> usize {

@@ -15,7 +15,7 @@
 //! never read them. Games are written in order as they finish, a whole line at a time, and
 //! each is in the journal the moment it finishes (`batch`: shards, resuming, progress).
 
-use super::args::worker_threads;
+use super::args::BatchArgs;
 use super::batch::{self, Batch, BatchError, Progress};
 use super::games::GameTurns;
 use super::games::read_games_files;
@@ -107,13 +107,9 @@ pub struct LabelArgs {
     #[arg(long, value_name = "N", default_value_t = 20_000,
           value_parser = clap::value_parser!(u64).range(4..))]
     pub nodes: u64,
-    /// Games labelled at once [default: the machine's cores].
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub threads: Option<u64>,
-    /// Label only the K-th of N parts of the games (a contiguous run of them), each as the
-    /// whole run labels it; `tune merge` joins the parts' files.
-    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
-    pub shard: Option<Shard>,
+    /// Threads and shards.
+    #[command(flatten)]
+    pub batch: BatchArgs,
     /// The ranking and evaluation the search plays with.
     #[command(flatten)]
     pub models: crate::engine::models::ModelArgs,
@@ -132,19 +128,25 @@ pub fn label_file(a: &LabelArgs) -> Result<(), String> {
             .chain([format!("{:?}", a.models)]),
     );
     let began = Instant::now();
-    let threads = worker_threads(a.threads);
+    let threads = a.batch.threads();
     let progress = batch::reporter("label");
     let labeller = Labeller {
         nodes: a.nodes,
         models: &models,
     };
     label(
-        &games, &labeller, threads, a.shard, &a.out, inputs, progress,
+        &games,
+        &labeller,
+        threads,
+        a.batch.shard,
+        &a.out,
+        inputs,
+        progress,
     )
     .map_err(|e| e.to_string())?;
     println!(
         "{} games labelled in {} ({:.1} s)",
-        batch::shard_range(games.len(), a.shard).len(),
+        batch::shard_range(games.len(), a.batch.shard).len(),
         a.out.display(),
         began.elapsed().as_secs_f64()
     );
@@ -213,7 +215,18 @@ mod tests {
     fn label_parses_with_its_defaults_and_refuses_bad_options() {
         use crate::tuning::args::tests::{parse, refused};
         let l: LabelArgs = parse("g h --out l.txt").unwrap();
-        assert_eq!((l.games.len(), l.nodes, l.threads), (2, 20_000, None));
-        refused::<LabelArgs>(&["g --out l.txt --nodes 2", "--out l.txt"]);
+        assert_eq!((l.games.len(), l.nodes, l.batch.threads), (2, 20_000, None));
+        refused::<LabelArgs>(&[
+            "g --out l.txt --nodes 2",
+            "--out l.txt",
+            "g --out l.txt --threads 0",
+            "g --out l.txt --shard 3/2",
+        ]);
+        let sharded: LabelArgs = parse("g --out l.txt --threads 3 --shard 2/4").unwrap();
+        let shard = sharded.batch.shard.unwrap();
+        assert_eq!(
+            (sharded.batch.threads(), shard.index, shard.count),
+            (3, 2, 4)
+        );
     }
 }

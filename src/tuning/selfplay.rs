@@ -16,7 +16,7 @@
 //! resuming, progress). Draws (a full board) are left out, as `tune records` leaves them, and
 //! so is a game that repeats one already written.
 
-use super::args::worker_threads;
+use super::args::BatchArgs;
 use super::batch::{self, Batch, BatchError, Progress};
 use super::games::GameTurns;
 use super::openings::{SPREAD, generated_pair, random_opening};
@@ -257,13 +257,9 @@ pub struct SelfPlayArgs {
     /// The random openings' third turns come from the move generator's best K pairs.
     #[arg(long, value_name = "K", default_value_t = SPREAD)]
     pub spread: usize,
-    /// Games played at once [default: the machine's cores].
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub threads: Option<u64>,
-    /// Play only the K-th of N parts of the games (a contiguous run of their indices), each as
-    /// the whole run plays it; `tune merge` joins the parts' files.
-    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
-    pub shard: Option<Shard>,
+    /// Threads and shards.
+    #[command(flatten)]
+    pub batch: BatchArgs,
     /// The ranking and evaluation both sides play with.
     #[command(flatten)]
     pub models: crate::engine::models::ModelArgs,
@@ -273,7 +269,7 @@ pub struct SelfPlayArgs {
 pub fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
     let models = a.models.load()?;
     let openings = crate::record::openings::load(&a.openings).map_err(|e| e.to_string())?;
-    let threads = worker_threads(a.threads);
+    let threads = a.batch.threads();
     let config = SelfPlayConfig {
         games: a.games,
         seed: a.seed,
@@ -300,7 +296,7 @@ pub fn self_play_file(a: &SelfPlayArgs) -> Result<(), String> {
     let began = Instant::now();
     let (summary, _) = self_play(
         &config,
-        a.shard,
+        a.batch.shard,
         &a.out,
         inputs,
         batch::reporter("selfplay"),
