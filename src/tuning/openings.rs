@@ -8,6 +8,7 @@
 pub mod job;
 
 use super::game_rng;
+use crate::engine::models::Models;
 use crate::engine::pairs::{Pairs, generate};
 use crate::engine::ranking::KeyWorth;
 use crate::engine::search::{Limits, Searcher};
@@ -135,13 +136,21 @@ pub fn two_turn_openings(count: usize, seed: u64, radius: i32) -> Vec<String> {
 /// own judgement: every shape up to symmetry is searched to `depth` with black to move, and
 /// the ones black scores lowest are kept (ties by text), each with its score. Random white
 /// pairs are mostly poor replies that hand black the game; the search sorts out the ones a
-/// strong white would play.
-pub fn balanced_openings(count: usize, seed: u64, radius: i32, depth: u8) -> Vec<(String, i32)> {
+/// strong white would play. The search plays with `models`.
+pub fn balanced_openings(
+    count: usize,
+    seed: u64,
+    radius: i32,
+    depth: u8,
+    models: &Models,
+) -> Vec<(String, i32)> {
     let mut scored: Vec<(String, i32)> = two_turn_openings(usize::MAX, seed, radius)
         .into_iter()
         .map(|text| {
             let board = Board::from_turns(&text).expect("generated openings are legal");
-            let score = Searcher::new(16).search(&board, Limits::depth(depth)).score;
+            let score = Searcher::with_models(16, models.clone())
+                .search(&board, Limits::depth(depth))
+                .score;
             (text, score)
         })
         .collect();
@@ -159,10 +168,15 @@ pub const REPLY_CANDIDATES: usize = 20;
 /// generator's best `REPLY_CANDIDATES`; each with black's score (ties by text). A two-turn
 /// opening that either colour wins is even with black's best reply, and black's weaker
 /// replies lean to white: the best kept are the ones a strong black would play. Openings
-/// that are not black's to move, or not legal, are skipped.
-pub fn black_replies(openings: &[String], per: usize, depth: u8) -> Vec<(String, i32)> {
+/// that are not black's to move, or not legal, are skipped. The generator and the search
+/// play with `models`.
+pub fn black_replies(
+    openings: &[String],
+    per: usize,
+    depth: u8,
+    models: &Models,
+) -> Vec<(String, i32)> {
     let mut out = Vec::new();
-    let worth = KeyWorth::embedded();
     for base in openings {
         let Ok(mut board) = Board::from_turns(base) else {
             continue;
@@ -171,12 +185,19 @@ pub fn black_replies(openings: &[String], per: usize, depth: u8) -> Vec<(String,
             continue;
         }
         let mut candidates = Pairs::new();
-        generate(&worth, &mut board, &mut candidates, REPLY_CANDIDATES);
+        generate(
+            &models.ranking,
+            &mut board,
+            &mut candidates,
+            REPLY_CANDIDATES,
+        );
         let mut scored: Vec<(String, i32)> = candidates
             .iter()
             .map(|&(_, turn)| {
                 board.place_turn(&turn, Color::Black);
-                let white = Searcher::new(16).search(&board, Limits::depth(depth)).score;
+                let white = Searcher::with_models(16, models.clone())
+                    .search(&board, Limits::depth(depth))
+                    .score;
                 board.remove_turn(&turn);
                 (format!("{base} {turn}"), -white)
             })
@@ -295,7 +316,8 @@ mod tests {
     #[test]
     fn black_replies_are_its_best_scored_pairs_after_each_opening() {
         let base = vec!["JJ KKKI".to_string(), "JJ IIJH".to_string()];
-        let replies = black_replies(&base, 3, 2);
+        let models = Models::embedded();
+        let replies = black_replies(&base, 3, 2, &models);
         assert_eq!(replies.len(), 6);
         for (i, (text, score)) in replies.iter().enumerate() {
             assert!(text.starts_with(&base[i / 3]), "{text}");
@@ -308,17 +330,29 @@ mod tests {
             assert!(group.windows(2).all(|w| w[0].1 >= w[1].1));
         }
         // The ones kept score at least as well as every candidate left out.
-        let all = black_replies(&base[..1], REPLY_CANDIDATES, 2);
+        let all = black_replies(&base[..1], REPLY_CANDIDATES, 2, &models);
         assert_eq!(&all[..3], &replies[..3]);
         assert!(all[3..].iter().all(|(_, s)| *s <= replies[2].1));
+        // Another evaluation scores with its own search.
+        let hand = Models::with_eval(crate::engine::eval::Evaluation::Hand);
+        let by_hand = black_replies(&base[..1], 3, 2, &hand);
+        assert_ne!(by_hand, replies[..3]);
+        for (text, score) in &by_hand {
+            let board = Board::from_turns(text).unwrap();
+            let again = -Searcher::with_models(16, hand.clone())
+                .search(&board, Limits::depth(2))
+                .score;
+            assert_eq!(*score, again, "{text}");
+        }
     }
 
     #[test]
     fn balanced_openings_are_the_lowest_scored_shapes() {
         // Radius 1: the 8 neighbours of JJ give 28 pairs, 6 shapes up to symmetry.
-        let all = balanced_openings(usize::MAX, 3, 1, 2);
+        let models = Models::embedded();
+        let all = balanced_openings(usize::MAX, 3, 1, 2, &models);
         assert_eq!(all.len(), 6);
-        let kept = balanced_openings(3, 3, 1, 2);
+        let kept = balanced_openings(3, 3, 1, 2, &models);
         assert_eq!(kept.as_slice(), &all[..3]);
         assert!(all.windows(2).all(|w| w[0].1 <= w[1].1));
         for (text, score) in &all {

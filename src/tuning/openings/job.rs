@@ -7,6 +7,7 @@
 //! black pairs that score best for black at search depth D.
 
 use super::{REPLY_CANDIDATES, balanced_openings, black_replies, two_turn_openings};
+use crate::engine::models::ModelArgs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -29,6 +30,9 @@ pub struct OpeningsArgs {
     /// [default: a random draw].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=60))]
     pub balance_depth: Option<u8>,
+    /// The ranking and evaluation the balancing search plays with.
+    #[command(flatten)]
+    pub models: ModelArgs,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -46,10 +50,14 @@ pub struct RepliesArgs {
     #[arg(long, value_name = "D", default_value_t = 4,
           value_parser = clap::value_parser!(u8).range(1..=60))]
     pub balance_depth: u8,
+    /// The ranking and evaluation that pick and score black's pairs.
+    #[command(flatten)]
+    pub models: ModelArgs,
 }
 
 /// `tune openings`.
 pub fn openings(a: &OpeningsArgs) -> Result<(), String> {
+    let models = a.models.load()?;
     let (count, seed, radius) = (a.openings, a.seed, a.radius);
     let (list, how): (Vec<String>, String) = match a.balance_depth {
         None => (
@@ -57,7 +65,7 @@ pub fn openings(a: &OpeningsArgs) -> Result<(), String> {
             format!("drawn with seed {seed}"),
         ),
         Some(depth) => {
-            let scored = balanced_openings(count, seed, radius, depth);
+            let scored = balanced_openings(count, seed, radius, depth, &models);
             let how = format!(
                 "the {} that black scores lowest (from {} to {}) at search depth {depth} of all\n\
                  # shapes within the radius: random white pairs mostly hand black the game",
@@ -97,6 +105,7 @@ fn write_openings<'a>(
 
 /// `tune replies`.
 pub fn replies(a: &RepliesArgs) -> Result<(), String> {
+    let models = a.models.load()?;
     let (per, depth, from) = (a.replies, a.balance_depth, a.from.display());
     let text = std::fs::read_to_string(&a.from).map_err(|e| format!("{from}: {e}"))?;
     let base: Vec<String> = crate::record::openings::parse(&text)
@@ -105,7 +114,7 @@ pub fn replies(a: &RepliesArgs) -> Result<(), String> {
         .map(crate::record::openings::Opening::text)
         .collect();
     let began = Instant::now();
-    let list = black_replies(&base, per, depth);
+    let list = black_replies(&base, per, depth, &models);
     let scores = list.iter().map(|(_, s)| *s);
     let text = format!(
         "# Three-turn openings: each two-turn opening of {from}, then the {per} black pairs that\n\
