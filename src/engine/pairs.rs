@@ -65,9 +65,17 @@ fn cell_score_after(worth: &KeyWorth, board: &Board, b: Cell, me: Color, a: Cell
     score
 }
 
+/// A score as a sort key that puts the best first: sorting one integer is cheaper than a
+/// comparison of several fields.
+#[inline]
+fn best_first(score: i32) -> u64 {
+    !(score as u32 ^ 0x8000_0000) as u64
+}
+
 /// Orders ranked cells: best score first, ties by cell index (deterministic generation).
-fn by_rank(a: &(i32, Cell), b: &(i32, Cell)) -> std::cmp::Ordering {
-    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+#[inline]
+fn by_rank(&(score, c): &(i32, Cell)) -> u64 {
+    best_first(score) << 16 | c.index() as u64
 }
 
 /// The `keep` best empty cells near stones, best first.
@@ -93,10 +101,10 @@ fn ranked_cells(
         }
     }
     if out.len() > keep {
-        out.select_nth_unstable_by(keep - 1, by_rank);
+        out.select_nth_unstable_by_key(keep - 1, by_rank);
         out.truncate(keep);
     }
-    out.sort_unstable_by(by_rank);
+    out.sort_unstable_by_key(by_rank);
 }
 
 fn ordered(a: Cell, b: Cell) -> Turn {
@@ -182,10 +190,11 @@ fn push_unique(out: &mut Pairs, score: i32, turn: Turn) {
 }
 
 /// Best score first, ties by cells: a total order, so generation is deterministic.
-fn by_score(a: &(i32, Turn), b: &(i32, Turn)) -> std::cmp::Ordering {
-    b.0.cmp(&a.0)
-        .then(a.1.first.cmp(&b.1.first))
-        .then(a.1.second.cmp(&b.1.second))
+#[inline]
+fn by_score(&(score, turn): &(i32, Turn)) -> u64 {
+    // A single stone before any pair with the same first stone.
+    let second = turn.second.map_or(0, |c| c.index() as u64 + 1);
+    best_first(score) << 32 | (turn.first.index() as u64) << 16 | second
 }
 
 /// Keeps the `width` best pairs, sorted.
@@ -195,10 +204,10 @@ fn sort_and_trim(out: &mut Pairs, width: usize) {
         return;
     }
     if out.len() > width {
-        out.select_nth_unstable_by(width - 1, by_score);
+        out.select_nth_unstable_by_key(width - 1, by_score);
         out.truncate(width);
     }
-    out.sort_unstable_by(by_score);
+    out.sort_unstable_by_key(by_score);
 }
 
 fn quiet_pairs(
@@ -311,6 +320,35 @@ mod tests {
 
     fn play(moves: &[&str]) -> Board {
         Board::from_turns(&moves.join(" ")).unwrap()
+    }
+
+    /// The sort keys order as the fields do: score down, then cells up (a single stone
+    /// before the pairs with its first stone), over the whole range of scores.
+    #[test]
+    fn sort_keys_order_best_first_then_by_cells() {
+        let mut rng = crate::rng::Rng::new(5);
+        let scores = [i32::MIN, -70_000, -1, 0, 1, 3, 70_000, i32::MAX];
+        let mut cells: Vec<(i32, Cell)> = Vec::new();
+        let mut turns: Vec<(i32, Turn)> = Vec::new();
+        for _ in 0..400 {
+            let score = scores[rng.below(scores.len())];
+            let a = Cell::from_index(rng.below(CELLS));
+            let b = Cell::from_index(rng.below(CELLS));
+            cells.push((score, a));
+            turns.push((score, if a == b { Turn::one(a) } else { ordered(a, b) }));
+        }
+        let mut by_key = cells.clone();
+        by_key.sort_by_key(by_rank);
+        cells.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        assert_eq!(by_key, cells);
+        let mut by_key = turns.clone();
+        by_key.sort_by_key(by_score);
+        turns.sort_by(|x, y| {
+            y.0.cmp(&x.0)
+                .then(x.1.first.cmp(&y.1.first))
+                .then(x.1.second.cmp(&y.1.second))
+        });
+        assert_eq!(by_key, turns);
     }
 
     #[test]
