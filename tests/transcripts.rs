@@ -910,6 +910,7 @@ transcripts! {
     ponder => "ponder.txt",
     messages => "messages.txt",
     threads => "threads.txt",
+    opening_book => "book.txt",
 }
 
 // ---------------------------------------------------------------------------------------
