@@ -48,7 +48,7 @@ pub struct Entry {
     pub depth: u8,
 }
 
-/// A position's stones in the form the book stores, and the symmetry that gives it.
+/// A position's stones as the book stores them: black's, then white's, each sorted.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
     pub black: Vec<Cell>,
@@ -75,7 +75,11 @@ pub enum BookError {
 impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            BookError::Magic => write!(f, "not an opening book (no {:?} header)", MAGIC),
+            BookError::Magic => write!(
+                f,
+                "not an opening book (no {} header)",
+                String::from_utf8_lossy(MAGIC)
+            ),
             BookError::Truncated { offset } => write!(f, "book truncated at byte {offset}"),
             BookError::Trailing { offset } => {
                 write!(f, "bytes after the last entry at byte {offset}")
