@@ -224,6 +224,7 @@ impl Player for Engine {
 
     fn choose(&mut self, board: &Board) -> Turn {
         let started = Instant::now();
+        // Taken even for a book turn: the start-up is owed by the first reply, whichever.
         let debt = self.start_up_debt(started);
         if let Some(turn) = self.book_turn(board) {
             self.turns_played += 1;
