@@ -5,6 +5,7 @@
 //! code and whose `main` returns the exit code.
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use connect6::engine::book::Book;
 use connect6::engine::models::ModelArgs;
 use connect6::engine::search::DEFAULT_MAX_DEPTH;
 use connect6::protocol::baselines::{GreedyPlayer, RandomPlayer};
@@ -88,6 +89,9 @@ struct EngineArgs {
         allow_negative_numbers = true
     )]
     seed: u64,
+    /// Search the first turns too, rather than play them from the opening book.
+    #[arg(long)]
+    no_book: bool,
     /// Think on the opponent's time too (only for an engine with cores of its own).
     #[arg(long)]
     ponder: bool,
@@ -153,7 +157,8 @@ fn play(options: &EngineArgs, born: Instant) -> ExitCode {
                 born,
             )
             .with_ponder(options.ponder)
-            .with_threads(options.threads);
+            .with_threads(options.threads)
+            .with_book((!options.no_book).then(Book::embedded));
             converse(engine, options)
         }
         PlayerKind::Random => converse(RandomPlayer::new(options.seed), options),
@@ -236,6 +241,7 @@ mod tests {
             (DEFAULT_MAX_DEPTH, 64, 1, "Connect6", PlayerKind::Engine)
         );
         assert_eq!((d.move_time, d.game_time), (Duration::from_secs(5), None));
+        assert!(!d.no_book && parse("--no-book").unwrap().engine.no_book);
         let named = |line: &str| parse(line).unwrap().engine.name().to_string();
         assert_eq!(named("--player random"), "Random");
         assert_eq!(named("--player greedy"), "Greedy");

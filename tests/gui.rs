@@ -549,7 +549,8 @@ fn the_empty_board_comes_with_the_defaults() {
 #[test]
 fn the_engine_panel_reads_our_engines_search() {
     let server = Server::start();
-    let engine = format!("{BIN} --threads 1");
+    // Without the opening book, which answers JJ with no search to show.
+    let engine = format!("{BIN} --threads 1 --no-book");
     let body = json!({ "engine": engine, "human": "black", "move_time": "0.3" });
     server.ok("/play/new", body);
     server.ok("/play/move", json!({ "cells": "JJ" }));

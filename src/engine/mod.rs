@@ -3,6 +3,7 @@
 //! defence built on it, and `bench`. It imports only `rules`.
 
 pub mod bench;
+pub mod book;
 pub mod cell_eval;
 pub mod eval;
 pub mod models;

@@ -1,5 +1,7 @@
-//! The engine as a `Player`: the search under the engine's clock.
+//! The engine as a `Player`: the opening book while the position is in it, else the search
+//! under the engine's clock.
 
+use crate::engine::book::Book;
 use crate::engine::models::Models;
 use crate::engine::search::time::{Lateness, TimeControl};
 use crate::engine::search::{Control, Limits, Report, SEARCH_STACK, Searcher};
@@ -34,6 +36,10 @@ pub struct Engine {
     models: Models,
     /// Ponder searches whose guess came true, for tests and logs.
     pub ponder_hits: u32,
+    /// The opening book, unless `--no-book` left it out.
+    book: Option<Book>,
+    /// Turns the book answered, for tests and logs.
+    pub book_turns: u32,
 }
 
 /// A search running on the opponent's time, on the position after the turn we expect.
@@ -84,7 +90,30 @@ impl Engine {
             hash_mb,
             threads: 1,
             ponder_hits: 0,
+            book: None,
+            book_turns: 0,
         }
+    }
+
+    /// Plays the book's turn in the positions it holds (`None`: always search).
+    pub fn with_book(mut self, book: Option<Book>) -> Engine {
+        self.book = book;
+        self
+    }
+
+    /// The book's turn for `board`, if it holds the position (and the turn is legal there).
+    fn book_turn(&mut self, board: &Board) -> Option<Turn> {
+        let found = self.book.as_ref()?.lookup(board)?;
+        // A search on the opponent's time has nothing to give a book position.
+        self.ponder_stop();
+        log::info!(
+            "{} from the book (its search: score {} depth {})",
+            found.turn,
+            found.score,
+            found.depth
+        );
+        self.book_turns += 1;
+        Some(found.turn)
     }
 
     /// Ponders (searches on the opponent's time) when `on`.
@@ -195,7 +224,15 @@ impl Player for Engine {
 
     fn choose(&mut self, board: &Board) -> Turn {
         let started = Instant::now();
+        // Taken even for a book turn: the start-up is owed by the first reply, whichever.
         let debt = self.start_up_debt(started);
+        if let Some(turn) = self.book_turn(board) {
+            self.turns_played += 1;
+            if let Some(left) = &mut self.game_left {
+                *left = left.saturating_sub(started.elapsed());
+            }
+            return turn;
+        }
         // A slow start-up means a loaded machine, and the part of it before `main` (which
         // the referee counts too, and we cannot see) was slow as well: the first move keeps
         // the excess as lateness.
@@ -316,6 +353,9 @@ impl Player for Engine {
 mod tests {
     use super::*;
     use crate::engine::bench::POSITIONS;
+    use crate::engine::book;
+    use crate::rules::board::Color;
+    use crate::rules::coord::Cell;
 
     /// How late past its allowance a move may end on a loaded two-core machine. The engine
     /// keeps its margin inside the cap; this is only for the scheduler. An engine that ignored
@@ -338,6 +378,76 @@ mod tests {
     /// A middle game of a real record, with the turn to choose.
     fn middle_game() -> Board {
         Board::from_turns(POSITIONS[1]).unwrap()
+    }
+
+    /// The position of `black` and `white` stones.
+    fn position(black: &[Cell], white: &[Cell]) -> Board {
+        let mut board = Board::new();
+        black.iter().for_each(|&c| board.place(c, Color::Black));
+        white.iter().for_each(|&c| board.place(c, Color::White));
+        board
+    }
+
+    /// `board` after `turn`, in canonical form: two positions with one key are the same up
+    /// to the board's symmetries.
+    fn after_canonical(board: &Board, turn: &Turn) -> book::Key {
+        let (black, white) = book::stones(&after(board, turn));
+        book::canonical(&black, &white).0
+    }
+
+    #[test]
+    fn the_book_answers_its_positions_in_every_image() {
+        let book = Book::embedded();
+        let mut e = engine(Duration::from_secs(5), None).with_book(Some(book.clone()));
+        // Black's first stone, white's reply to the centre, and black's second turns.
+        let reply = book
+            .entries()
+            .iter()
+            .find(|x| x.black == [Cell::CENTER] && x.white.is_empty());
+        let second = book.entries().iter().filter(|x| x.white.len() == 2).take(3);
+        let mut asked = 0;
+        for entry in reply
+            .into_iter()
+            .chain(second)
+            .chain(book.entries().first())
+        {
+            let stored = position(&entry.black, &entry.white);
+            let expected = after_canonical(&stored, &entry.turn);
+            for s in 0..8 {
+                let image = |cells: &[Cell]| -> Vec<Cell> {
+                    cells.iter().map(|&c| book::transform(c, s)).collect()
+                };
+                let board = position(&image(&entry.black), &image(&entry.white));
+                let t = Instant::now();
+                let turn = e.choose(&board);
+                asked += 1;
+                assert_eq!(e.book_turns, asked, "{turn} was searched");
+                // The book's answer comes at once: a search would take most of the 5 s.
+                assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+                assert!(board.check_turn(&turn).is_ok());
+                assert_eq!(after_canonical(&board, &turn), expected, "symmetry {s}");
+            }
+        }
+        assert!(asked >= 8 * 5, "{asked} positions asked");
+    }
+
+    #[test]
+    fn out_of_the_book_or_without_it_the_engine_searches() {
+        let cap = Duration::from_millis(300);
+        let mut e = engine(cap, None).with_book(Some(Book::embedded()));
+        let board = middle_game();
+        assert!(board.check_turn(&e.choose(&board)).is_ok());
+        // A white pair far from the centre is no book position.
+        let far = Board::from_turns("JJ AASS").unwrap();
+        assert!(far.check_turn(&e.choose(&far)).is_ok());
+        assert_eq!(e.book_turns, 0);
+        // `--no-book`: the reply to the centre is searched, for the whole budget.
+        let mut bare = engine(cap, None).with_book(None);
+        let centre = Board::from_turns("JJ").unwrap();
+        let t = Instant::now();
+        assert!(centre.check_turn(&bare.choose(&centre)).is_ok());
+        assert!(t.elapsed() >= cap / 2, "{:?}", t.elapsed());
+        assert_eq!(bare.book_turns, 0);
     }
 
     #[test]

@@ -14,18 +14,21 @@
 //! connect6 tune policy GAMES.. --out FILE [--epochs N] [--rate R] [--holdout M] [--winners]
 //! connect6 tune policy-hits GAMES.. [--ranking FILE] [--all-turns]
 //! connect6 tune eval GAMES.. --out FILE [--epochs N] [--rate R] [--lambda L] [--holdout M]
+//! connect6 tune book --out FILE [--radius R] [--first-radius R] [--nodes N] [--reply-nodes N]
+//!     [--hash MB] [--threads T]
 //! ```
 //!
 //! Each job's arguments, runner and printing live beside its code: `games::records`,
 //! `fit::job` (`fit-games`), `openings::job` (`openings`, `replies`),
-//! `selfplay`, `label`, `batch::merge` (`merge`), `defence`, `policy` (`policy`, `policy-hits`) and `values::job`
-//! (`eval`). This module only dispatches, and holds the value parsers and the progress line
+//! `selfplay`, `label`, `batch::merge` (`merge`), `defence`, `policy` (`policy`, `policy-hits`), `values::job`
+//! (`eval`) and `book`. This module only dispatches, and holds the value parsers and the progress line
 //! the jobs share.
 //!
 //! Results go to stdout (and to `--out`), progress and errors to stderr; an error is one
 //! line and exit code 2.
 
 use super::batch::merge::MergeArgs;
+use super::book::BookArgs;
 use super::defence::DefenceSuiteArgs;
 use super::fit::job::FitGamesArgs;
 use super::games::RecordsArgs;
@@ -34,7 +37,7 @@ use super::openings::job::{OpeningsArgs, RepliesArgs};
 use super::policy::{PolicyArgs, PolicyHitsArgs};
 use super::selfplay::SelfPlayArgs;
 use super::values::job::EvalArgs;
-use super::{batch, defence, fit, games, label, openings, policy, selfplay, values};
+use super::{batch, book, defence, fit, games, label, openings, policy, selfplay, values};
 use std::process::ExitCode;
 
 /// `connect6 tune`: one of the jobs.
@@ -75,6 +78,9 @@ pub enum Job {
     /// Fit the learned evaluation's cell values to the results (and search scores) of games
     /// files; write an evaluation file.
     Eval(EvalArgs),
+    /// Build the opening book the engine embeds: a long fixed-node search of each of the
+    /// first turns' positions.
+    Book(BookArgs),
 }
 
 impl Job {
@@ -92,6 +98,7 @@ impl Job {
             Job::Policy(_) => "policy",
             Job::PolicyHits(_) => "policy-hits",
             Job::Eval(_) => "eval",
+            Job::Book(_) => "book",
         }
     }
 }
@@ -111,6 +118,7 @@ pub fn run(args: TuneArgs) -> ExitCode {
         Job::Policy(a) => policy::fit_policy(&a),
         Job::PolicyHits(a) => policy::policy_hits(&a),
         Job::Eval(a) => values::job::fit_values(&a),
+        Job::Book(a) => book::build_book(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

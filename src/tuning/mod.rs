@@ -29,6 +29,7 @@
 
 pub mod args;
 pub mod batch;
+pub mod book;
 pub mod defence;
 pub mod fit;
 pub mod games;

@@ -110,7 +110,7 @@ impl Progress {
 }
 
 /// `45 s`, `12 min 30 s`, `2 h 05 min`.
-fn duration_text(seconds: f64) -> String {
+pub(crate) fn duration_text(seconds: f64) -> String {
     let s = seconds.round() as u64;
     match s {
         0..60 => format!("{s} s"),
