@@ -79,7 +79,3 @@ pub const SOLVER_SINGLE_THREAT_TURNS: usize = 12;
 /// Single-threat turns allowed in one line of the solver. Set in 4856d79, measured again in
 /// 5e13a36; see docs/experiments.md (2026-12-01).
 pub const SOLVER_SINGLE_THREATS: u8 = 2;
-/// The proof-number solver's proof number for a single threat's answers not searched yet
-/// (a double threat's is 1): its free stone makes them many more. 3, 8, 16 and 32 measured
-/// on tests/data/loss-wins.txt (cap 400,000): 719,410, 630,481, 592,715 and 547,706 nodes.
-pub const SOLVER_SINGLE_THREAT_PN: u32 = 32;

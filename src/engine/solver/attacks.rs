@@ -13,6 +13,7 @@
 use crate::engine::tunables::{SOLVER_DOUBLE_THREAT_TURNS, SOLVER_SINGLE_THREAT_TURNS};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS};
+use crate::rules::stones::PlaceTurn;
 use crate::rules::stones::{Color, Stones, THREAT_STONES, WindowSet, windows_in};
 use crate::rules::threats::{WindowList, blocks, stones_to_stop, threat_count};
 use arrayvec::ArrayVec;
@@ -459,6 +460,33 @@ fn collect(board: &mut Stones, attacker: Color, collector: &mut Collector) {
     }
 }
 
+/// `turn` as an attack of `attacker` here, if it is one: its cells empty, leaving the
+/// attacker threats (two or more without `single_threats`) and the defender none. How a
+/// turn from elsewhere (a killer) is judged; its potential is not worked out.
+pub fn as_attack(
+    board: &mut Stones,
+    attacker: Color,
+    turn: Turn,
+    single_threats: bool,
+) -> Option<Attack> {
+    if !turn.cells().all(|c| board.is_empty(c)) {
+        return None;
+    }
+    board.place_turn(&turn, attacker);
+    let threats = if board.has_threat_window(attacker.other()) {
+        0
+    } else {
+        threat_count(board, attacker) as u8
+    };
+    board.remove_turn(&turn);
+    let least = if single_threats { 1 } else { 2 };
+    (threats >= least).then_some(Attack {
+        turn,
+        threats,
+        potential: 0,
+    })
+}
+
 /// What a defender stone on `c` takes from the attacker: the attacker's open windows
 /// through it, the fuller the dearer.
 pub fn spoils(board: &Stones, attacker: Color, c: Cell) -> u32 {
@@ -489,7 +517,6 @@ const _: () = assert!(CELLS < u16::MAX as usize);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::stones::PlaceTurn;
     use crate::rules::board::Board;
     use crate::rules::threats::threat_count;
 
@@ -535,7 +562,6 @@ mod tests {
 #[cfg(test)]
 mod brute_force {
     use super::*;
-    use crate::rules::stones::PlaceTurn;
     use crate::rng::Rng;
     use crate::rules::threats::threat_count;
 

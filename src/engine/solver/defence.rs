@@ -347,7 +347,7 @@ mod tests {
         let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
         // The guard widens the root with the opponent's proof zone, as in play.
         let _ = guard(&mut solver, &worth, &mut b, &mut root, situation, None);
-        assert!(root.len() > 40, "{} root turns", root.len());
+        assert!(root.len() > 40);
         for &(_, turn) in root.iter() {
             assert_eq!(loses(&board, &turn, 200_000), Some(true), "{turn}");
         }

@@ -13,28 +13,56 @@
 //! there are tried; anywhere else the passed proof stands unchanged. The zones of a node's
 //! lines add up into its own, so a proof carries its zone upwards.
 //!
-//! The search is a depth-first proof-number search (df-pn, `dfpn`): OR nodes are the
-//! attacker's forcing turns, AND nodes the defender's answers that block every threat (a
-//! blocking stone's free stone through the zones above). Proof and disproof numbers, and
-//! the proof of a proven node, are kept by position, attacker and kind of node in a table
-//! (`table`) that lives as long as the solver: between moves, and between the defence's
-//! null move and its checks of candidate turns. A disproof holds for the attacker turns and
-//! single threats it was allowed. The search deepens over both, as short wins are common,
-//! under node and time limits.
+//! Proofs and failures are cached by position and attacker between calls. The search
+//! deepens over the single threats a line may hold (none, one, two), and within each one
+//! attacker turn at a time, under node and time limits.
 
 mod attacks;
 pub mod defence;
-mod dfpn;
-mod table;
 pub mod zone;
 
 use crate::engine::tunables::SOLVER_SINGLE_THREATS;
 use crate::rules::coord::{Cell, Turn};
-use crate::rules::stones::{Color, Stones};
-use dfpn::Budget;
+use crate::rules::stones::PlaceTurn;
+use crate::rules::stones::{Color, Stones, windows_in};
+use crate::rules::threats::{BLOCK_PAIRS, BLOCK_SINGLES, blocks};
+use arrayvec::ArrayVec;
+use attacks::{Attack, Attacks, as_attack, forcing_turns, spoils, unstoppable_turn};
 use std::time::Instant;
-use table::Table;
 use zone::CellSet;
+
+/// Cache keys of the two attackers differ: the same stones are a different question.
+const ATTACKER_SALT: [u64; 2] = [0, 0x5bd1_e995_8f3c_a7e1];
+
+/// A failure that no limit cut short (see `Failed`).
+const EXHAUSTED: u8 = u8::MAX;
+
+/// Whether a failed search met its limits somewhere: ran out of attacker turns (`depth`),
+/// or left single threats out (`singles`). A failure that met neither is final.
+#[derive(Clone, Copy, Default)]
+struct Cut {
+    depth: bool,
+    singles: bool,
+}
+
+impl Cut {
+    fn join(self, other: Cut) -> Cut {
+        Cut {
+            depth: self.depth || other.depth,
+            singles: self.singles || other.singles,
+        }
+    }
+}
+
+/// A position shown not to be a win within `depth` attacker turns of which at most
+/// `singles` are single threats. `EXHAUSTED` in either field: the search never met that
+/// limit, so no deeper search (or more single threats) can do better.
+#[derive(Clone, Copy, Default)]
+struct Failed {
+    key: u64,
+    depth: u8,
+    singles: u8,
+}
 
 /// A win, how long it takes and what it depends on.
 #[derive(Clone, Copy, Debug, Default)]
@@ -45,6 +73,12 @@ pub struct Proof {
     pub length: u8,
     /// Cells through which a defender stone could spoil the proof.
     pub zone: CellSet,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Proved {
+    key: u64,
+    proof: Proof,
 }
 
 /// How far and how long a solve may look.
@@ -88,7 +122,8 @@ pub enum Verdict {
 }
 
 pub struct Solver {
-    table: Table,
+    failed: Vec<Failed>,
+    proved: Vec<Proved>,
     nodes: u64,
     /// Nodes over the solver's whole life, for reports.
     total_nodes: u64,
@@ -97,27 +132,37 @@ pub struct Solver {
     aborted: bool,
     /// The proof behind the last `Verdict::Win`.
     last_proof: Proof,
-    /// The forcing turns of the OR nodes searched last, by key and kind.
-    turns: std::collections::HashMap<u64, attacks::Attacks>,
+    /// The last winning turn found with each number of attacker turns left.
+    killers: [Option<Turn>; KILLER_SLOTS],
+    /// The limits the failures searched since it was last reset met.
+    cut: Cut,
+}
+
+/// Killer slots: one per attacker turn left, beyond any depth asked for.
+const KILLER_SLOTS: usize = 64;
+
+fn killer_slot(depth: u8) -> usize {
+    (depth as usize).min(KILLER_SLOTS - 1)
 }
 
 impl Solver {
-    /// A solver whose table holds about `cache_entries` nodes, allocated once; it keeps
-    /// them between solves.
+    /// A solver with caches of `cache_entries` slots each, allocated once.
     pub fn new(cache_entries: usize) -> Solver {
         Solver {
-            table: Table::new(cache_entries),
+            failed: vec![Failed::default(); cache_entries.max(1)],
+            proved: vec![Proved::default(); (cache_entries / 4).max(1)],
             nodes: 0,
             total_nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
             last_proof: Proof::default(),
-            turns: std::collections::HashMap::new(),
+            killers: [None; KILLER_SLOTS],
+            cut: Cut::default(),
         }
     }
 
-    /// Attacker nodes of the last solve: positions whose forcing turns were generated.
+    /// Attacker nodes of the last solve.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
@@ -144,47 +189,42 @@ impl Solver {
         self.deadline = limits.deadline;
         self.aborted = false;
         let mut b = board.clone();
-        // Short wins are common and cheap, and a proof-number search alone, with every
-        // turn alike at first, spreads over the whole width of a long line before it goes
-        // deep. So the search deepens, as the old threat-space search did, over the single
-        // threats a line may hold and, within each, the attacker turns: each pass a df-pn
-        // under that budget, starting from the numbers and proofs the table keeps from the
-        // last. A disproof no limit cut short ends it.
+        // A single threat leaves the defender a free stone, and so far more replies than a
+        // double threat: lines with fewer of them are far cheaper to search, and most wins
+        // need at most one or two. Deepening over the single threats allowed (none: double
+        // threats only, then one, two, ...) finds them at a fraction of the cost of
+        // allowing any number at once.
+        // A level whose failures never left a single threat out is final.
         for singles in 0..=limits.singles {
-            for depth in 1..=limits.depth {
-                match self.solve_within(&mut b, attacker, Budget { depth, singles }) {
-                    Some(Verdict::NoWin) => {}
-                    Some(found) => return found,
-                    None => return Verdict::NoWin,
-                }
+            match self.deepen(&mut b, attacker, limits.depth, singles) {
+                Verdict::NoWin if self.cut.singles => {}
+                found => return found,
             }
         }
         Verdict::NoWin
     }
 
-    /// One pass of the search: `None` when the root's disproof is final.
-    fn solve_within(&mut self, b: &mut Stones, attacker: Color, budget: Budget) -> Option<Verdict> {
-        let hash = dfpn::board_hash(b);
-        let key = dfpn::or_key(hash, attacker);
-        let mut entry = self.table.get(key);
-        // The root is searched without thresholds: it returns decided, or out of budget.
-        loop {
-            if let Some(e) = entry {
-                match e.numbers(budget.depth, budget.singles, (1, 1)) {
-                    (0, _) => {
-                        self.last_proof = e.proof;
-                        return Some(e.proof.turn.map_or(Verdict::Unknown, Verdict::Win));
-                    }
-                    (_, 0) if e.depth == table::EXHAUSTED => return None,
-                    (_, 0) => return Some(Verdict::NoWin),
-                    _ => {}
-                }
+    fn deepen(&mut self, b: &mut Stones, attacker: Color, max_depth: u8, singles: u8) -> Verdict {
+        // Deepening: short sequences are cheap and common; a fixed deep search would wander
+        // down long hopeless lines first. Failures cached at one depth answer the next only
+        // where they were searched as deep. An iteration whose lines all ended before its
+        // depth is final: a deeper one would search the same tree.
+        for depth in 1..=max_depth {
+            self.cut = Cut::default();
+            if let Some(proof) = self.attack(b, attacker, depth, singles)
+                && let Some(turn) = proof.turn
+            {
+                self.last_proof = proof;
+                return Verdict::Win(turn);
             }
             if self.aborted {
-                return Some(Verdict::Unknown);
+                return Verdict::Unknown;
             }
-            entry = Some(self.or_node(b, hash, attacker, budget, dfpn::UNBOUNDED));
+            if !self.cut.depth {
+                break;
+            }
         }
+        Verdict::NoWin
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -195,6 +235,259 @@ impl Solver {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    fn failed_slot(&self, key: u64) -> usize {
+        ((key as u128 * self.failed.len() as u128) >> 64) as usize
+    }
+
+    fn proved_slot(&self, key: u64) -> usize {
+        ((key as u128 * self.proved.len() as u128) >> 64) as usize
+    }
+
+    fn key(&self, board: &Stones, attacker: Color) -> u64 {
+        board.hash() ^ ATTACKER_SALT[attacker.index()]
+    }
+
+    /// A win of `attacker`, to move, within `depth` turns of which at most `singles` are
+    /// single threats.
+    fn attack(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        depth: u8,
+        singles: u8,
+    ) -> Option<Proof> {
+        if let Some(w) = windows_in(board.threat_windows(attacker)).next() {
+            return Some(six_now(board, w));
+        }
+        if board.has_six(attacker.other()) {
+            return None;
+        }
+        if depth == 0 {
+            self.cut.depth = true;
+            return None;
+        }
+        if self.out_of_budget() {
+            return None;
+        }
+        self.nodes += 1;
+        self.total_nodes += 1;
+        let key = self.key(board, attacker);
+        let failed = self.failed[self.failed_slot(key)];
+        if failed.key == key && failed.depth >= depth && failed.singles >= singles {
+            self.cut.depth |= failed.depth != EXHAUSTED;
+            self.cut.singles |= failed.singles != EXHAUSTED;
+            return None;
+        }
+        let proved = self.proved[self.proved_slot(key)];
+        if proved.key == key && proved.proof.length <= depth {
+            return Some(proved.proof);
+        }
+        // This node's own cuts, so that its failure is cached as final when it met none.
+        let outer = std::mem::take(&mut self.cut);
+        let found = self.attack_node(board, attacker, depth, singles, key);
+        let here = self.cut;
+        self.cut = outer.join(here);
+        if found.is_none() && !self.aborted {
+            let slot = self.failed_slot(key);
+            self.failed[slot] = Failed {
+                key,
+                depth: if here.depth { depth } else { EXHAUSTED },
+                singles: if here.singles { singles } else { EXHAUSTED },
+            };
+        }
+        found
+    }
+
+    /// `attack` past the caches: the attacker's turns at the node `key`.
+    fn attack_node(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        depth: u8,
+        singles: u8,
+        key: u64,
+    ) -> Option<Proof> {
+        // The turn that last won with as many turns left is tried before generating the
+        // rest: after a defender's other answer, or another free stone, the same turn
+        // usually still wins, and then the generator's work is saved.
+        let single_threats = singles > 0;
+        // With one turn left only an unstoppable turn (three or more threats) wins: the
+        // others need not be played out.
+        let last_turn = depth == 1;
+        if last_turn {
+            self.cut.depth = true;
+        } else if !single_threats {
+            self.cut.singles = true;
+        }
+        let killer = self.killers[killer_slot(depth)]
+            .and_then(|t| as_attack(board, attacker, t, single_threats))
+            .filter(|k| !last_turn || k.threats >= 3);
+        if let Some(k) = &killer {
+            if let Some(proof) = self.try_attack(board, attacker, k, depth, singles, key) {
+                return Some(proof);
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        let turns: Attacks = if last_turn {
+            unstoppable_turn(board, attacker).into_iter().collect()
+        } else {
+            forcing_turns(board, attacker, single_threats)
+        };
+        for attack in turns
+            .iter()
+            .filter(|a| Some(a.turn) != killer.map(|k| k.turn))
+        {
+            if let Some(proof) = self.try_attack(board, attacker, attack, depth, singles, key) {
+                return Some(proof);
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Plays `attack` at the node `key` and, when every defence loses, records and returns
+    /// the proof (and the turn as the killer for this many turns left).
+    fn try_attack(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        attack: &Attack,
+        depth: u8,
+        singles: u8,
+        key: u64,
+    ) -> Option<Proof> {
+        board.place_turn(&attack.turn, attacker);
+        // A single threat spends one of the line's single-threat turns.
+        let singles_after = singles - u8::from(attack.threats == 1);
+        let answer = self.defend(board, attacker, attack, depth, singles_after);
+        board.remove_turn(&attack.turn);
+        let mut proof = answer?;
+        self.killers[killer_slot(depth)] = Some(attack.turn);
+        for c in attack.turn.cells() {
+            proof.zone.insert(c);
+        }
+        proof.turn = Some(attack.turn);
+        let slot = self.proved_slot(key);
+        self.proved[slot] = Proved { key, proof };
+        Some(proof)
+    }
+
+    /// After the attacker's `attack`, whether every defence loses; the proof's length and
+    /// zone when it does (its first turn is the caller's).
+    fn defend(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        attack: &Attack,
+        depth: u8,
+        singles: u8,
+    ) -> Option<Proof> {
+        let defender = attacker.other();
+        let mut proof = Proof {
+            turn: None,
+            length: 1,
+            zone: CellSet::new(),
+        };
+        // A defender stone on a threat window's empty cell changes what must be answered.
+        proof
+            .zone
+            .add_empty_cells_of(board, board.threat_windows(attacker));
+        if attack.threats >= 3 {
+            return Some(proof);
+        }
+        let mut replies = blocks(board, attacker);
+        if replies.needed >= 3 {
+            return Some(proof);
+        }
+        // Most attacks are refuted, and a refutation found first saves proving the other
+        // replies lost: the replies that spoil most of the attacker's growth go first. Each
+        // cell is scored once, not at every comparison.
+        let mut pairs: ArrayVec<(u32, (Cell, Cell)), BLOCK_PAIRS> = replies
+            .pairs
+            .iter()
+            .map(|&(x, y)| {
+                (
+                    spoils(board, attacker, x) + spoils(board, attacker, y),
+                    (x, y),
+                )
+            })
+            .collect();
+        pairs.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        replies.pairs = pairs.into_iter().map(|(_, p)| p).collect();
+        let mut single_blocks: ArrayVec<(u32, Cell), BLOCK_SINGLES> = replies
+            .singles
+            .iter()
+            .map(|&x| (spoils(board, attacker, x), x))
+            .collect();
+        single_blocks.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        replies.singles = single_blocks.into_iter().map(|(_, x)| x).collect();
+        let mut deepest = 0;
+        for &(x, y) in &replies.pairs {
+            board.place(x, defender);
+            board.place(y, defender);
+            let line = self.attack(board, attacker, depth - 1, singles);
+            board.remove(y);
+            board.remove(x);
+            let line = line?;
+            proof.zone.union_with(&line.zone);
+            deepest = deepest.max(line.length);
+        }
+        for &x in &replies.singles {
+            board.place(x, defender);
+            let line = self.free_stone(board, attacker, depth - 1, singles);
+            board.remove(x);
+            let line = line?;
+            proof.zone.union_with(&line.zone);
+            deepest = deepest.max(line.length);
+        }
+        proof.length = deepest + 1;
+        Some(proof)
+    }
+
+    /// The defender has blocked with one stone and places its second anywhere: the
+    /// attacker's win against every placement that matters.
+    fn free_stone(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        depth: u8,
+        singles: u8,
+    ) -> Option<Proof> {
+        let defender = attacker.other();
+        // First with the free stone passed: no placement can do better than one in the
+        // passed proof's zone, or one that can grow a threat of the defender's own, at once
+        // or with its later answers in that zone (`zone::counter_reach`).
+        let passed = self.attack(board, attacker, depth, singles)?;
+        let mut proof = passed;
+        let mut tried = passed.zone;
+        tried.union_with(&zone::counter_reach(board, defender, &passed.zone, 1));
+        // The attacker's next stones are the likeliest refutations: try them first.
+        let first: Option<Turn> = passed.turn;
+        let order = first
+            .iter()
+            .flat_map(|t| t.cells().collect::<arrayvec::ArrayVec<Cell, 2>>())
+            .chain(tried.iter());
+        let mut done = CellSet::new();
+        for y in order {
+            if done.contains(y) || !board.is_empty(y) {
+                continue;
+            }
+            done.insert(y);
+            board.place(y, defender);
+            let line = self.attack(board, attacker, depth, singles);
+            board.remove(y);
+            let line = line?;
+            proof.zone.union_with(&line.zone);
+            proof.length = proof.length.max(line.length);
+        }
+        proof.zone.union_with(&tried);
+        Some(proof)
     }
 }
 

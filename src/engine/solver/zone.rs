@@ -15,15 +15,6 @@ impl CellSet {
         CellSet::default()
     }
 
-    /// The set's bits, a word per 64 cells (for the solver's packed table).
-    pub fn words(&self) -> &[u64; WORDS] {
-        &self.0
-    }
-
-    pub fn from_words(words: [u64; WORDS]) -> CellSet {
-        CellSet(words)
-    }
-
     pub fn insert(&mut self, c: Cell) {
         self.0[c.index() / 64] |= 1 << (c.index() % 64);
     }
