@@ -120,7 +120,12 @@ pub fn report(positions: &[SuitePosition], caps: &[u64]) {
                 Verdict::NoWin => "no win".into(),
                 Verdict::Unknown => "unknown".into(),
             };
-            println!("suite {}: {what} | nodes {nodes}", p.name);
+            println!(
+                "suite {}: {what} | nodes {nodes} in {:.3}s, {} turns",
+                p.name,
+                solved.time.as_secs_f64(),
+                solved.length
+            );
         }
     }
     for r in &results {

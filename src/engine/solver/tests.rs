@@ -75,3 +75,85 @@ fn a_failure_no_limit_met_is_final() {
     );
     assert!(solver.nodes() <= 1, "{} nodes", solver.nodes());
 }
+
+/// Replays a solver's win on `board` for `attacker` against every defence the proof
+/// lists: the attacker's turn is the one a solve finds, each answer that blocks every
+/// threat (a pair, or a blocking stone with each free stone in the proof's zone or where
+/// the defender could grow a threat of its own) is played, and the attacker must win again
+/// from there, until a six stands. An answer that blocks nothing is lost by the six on the
+/// board. Returns the positions replayed; panics on a line where the attacker has no six.
+fn replay(board: &mut Stones, attacker: Color, turns_left: u8, replayed: &mut u64) {
+    use crate::rules::stones::PlaceTurn;
+    use crate::rules::threats::blocks;
+    *replayed += 1;
+    assert!(turns_left > 0, "the line outlived its proof's length");
+    let mut solver = Solver::new(1 << 14);
+    let verdict = solver.solve_for(board, attacker, SolveLimits::new(turns_left, 400_000, None));
+    let Verdict::Win(turn) = verdict else {
+        panic!("no win replayed after a listed defence: {verdict:?}");
+    };
+    let proof = *solver.last_proof();
+    assert!(
+        proof.length <= turns_left,
+        "{} > {turns_left}",
+        proof.length
+    );
+    board.place_turn(&turn, attacker);
+    if board.has_six(attacker) {
+        board.remove_turn(&turn);
+        return;
+    }
+    let defender = attacker.other();
+    assert!(!board.has_threat_window(defender), "{turn} leaves a threat");
+    let replies = blocks(board, attacker);
+    assert!(replies.needed >= 1, "{turn} makes no threat");
+    for &(x, y) in replies.pairs.clone().iter() {
+        board.place(x, defender);
+        board.place(y, defender);
+        replay(board, attacker, turns_left - 1, replayed);
+        board.remove(y);
+        board.remove(x);
+    }
+    for &x in replies.singles.clone().iter() {
+        board.place(x, defender);
+        let mut free = proof.zone;
+        free.union_with(&zone::counter_reach(board, defender, &proof.zone, 1));
+        let free: Vec<Cell> = free.iter().filter(|&y| board.is_empty(y)).collect();
+        for y in free {
+            board.place(y, defender);
+            replay(board, attacker, turns_left - 1, replayed);
+            board.remove(y);
+        }
+        board.remove(x);
+    }
+    board.remove_turn(&turn);
+}
+
+#[test]
+fn proofs_replay_against_every_listed_defence_to_a_six() {
+    // The bench's solver positions (lines with single threats, found with a free stone's
+    // zones) and the crossing threes: each proof is replayed turn by turn.
+    let crossing = "JJ AACB KJJK SSQR LJJL ASCR";
+    let mut total = 0;
+    for text in crate::engine::bench::SOLVER_POSITIONS
+        .iter()
+        .chain([&crossing])
+    {
+        let board = Board::from_turns(text).unwrap();
+        let mut stones = board.as_stones().clone();
+        let attacker = stones.side_to_move();
+        let mut solver = Solver::new(1 << 14);
+        let verdict = solver.solve(&stones, SolveLimits::new(11, 400_000, None));
+        assert!(matches!(verdict, Verdict::Win(_)), "{text}: {verdict:?}");
+        let length = solver.last_proof().length;
+        let mut replayed = 0;
+        replay(&mut stones, attacker, length, &mut replayed);
+        assert_eq!(
+            &stones,
+            board.as_stones(),
+            "the replay put every stone back"
+        );
+        total += replayed;
+    }
+    assert!(total > 50, "only {total} positions replayed");
+}
