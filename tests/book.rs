@@ -1,26 +1,18 @@
 //! The opening book through the real binary: white's reply to `JJ` is the book's turn, said
 //! in the log as the book's, and with `--no-book` the same request is searched.
 
+mod common;
+
 use connect6::engine::book::Book;
 use connect6::rules::board::Board;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// The engine's stdout and stderr for `input`, logging at info level (each move's source).
 fn converse(args: &[&str], input: &str) -> (String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_connect6"))
-        .args(["--move-time", "0.3", "--hash", "8", "--threads", "1"])
-        .args(args)
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run connect6");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    stdin.write_all(input.as_bytes()).expect("write the input");
-    drop(stdin);
-    let out = child.wait_with_output().expect("wait for connect6");
+    let args: Vec<&str> = ["--move-time", "0.3", "--hash", "8", "--threads", "1"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    let out = common::run_logging(&args, input.as_bytes(), "info");
     assert!(out.status.success(), "{out:?}");
     (
         String::from_utf8(out.stdout).expect("UTF-8"),

@@ -283,6 +283,10 @@ const RULES_STATICS: &[(&str, &str)] = &[
         "FILLED_SLOTS",
         "each line key's neighbour slots that hold a stone or the edge",
     ),
+    (
+        "CROSSINGS",
+        "where lines of two cells cross within reach, by their offset",
+    ),
     ("ZOBRIST", "the position hash's key of each stone"),
     ("CALLS", "debug builds' sampling counter (`debug_sample`)"),
 ];

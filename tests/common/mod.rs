@@ -40,9 +40,15 @@ pub fn engine_path(path: &Path) -> String {
 /// end, logging warnings and errors only.
 #[allow(dead_code)] // not every test crate that includes this module runs the binary
 pub fn run_with_input(args: &[&str], input: &[u8]) -> Output {
+    run_logging(args, input, "warn")
+}
+
+/// `run_with_input`, logging at `level` (`RUST_LOG`).
+#[allow(dead_code)] // not every test crate that includes this module runs the binary
+pub fn run_logging(args: &[&str], input: &[u8], level: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_connect6"))
         .args(args)
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", level)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
