@@ -8,7 +8,7 @@
 //! a search but never an illegal move.
 
 use crate::rules::board::{Board, Color};
-use crate::rules::coord::{CELLS, Cell, SIZE, Turn};
+use crate::rules::coord::{CELLS, Cell, SYMMETRIES, Turn};
 use fxhash::FxHashMap;
 use std::fmt;
 
@@ -97,35 +97,24 @@ impl fmt::Display for BookError {
 
 impl std::error::Error for BookError {}
 
-/// The eight symmetries of the board about `JJ`: `s & 4` swaps column and row, then `s & 1`
-/// mirrors the columns and `s & 2` the rows.
-pub fn transform(cell: Cell, s: usize) -> Cell {
-    let centre = (SIZE / 2) as i32;
-    let (dc, dr) = (cell.col() as i32 - centre, cell.row() as i32 - centre);
-    let (c, r) = if s & 4 != 0 { (dr, dc) } else { (dc, dr) };
-    let c = if s & 1 != 0 { -c } else { c };
-    let r = if s & 2 != 0 { -r } else { r };
-    Cell::new((centre + c) as usize, (centre + r) as usize).expect("a symmetry keeps the board")
-}
-
 /// The symmetry that undoes `s`.
 pub fn inverse(s: usize) -> usize {
     // A cell off every axis and diagonal tells the eight symmetries apart.
     let probe = Cell::new(10, 11).expect("on the board");
-    (0..8)
-        .find(|&t| transform(transform(probe, s), t) == probe)
+    (0..SYMMETRIES)
+        .find(|&t| probe.image(s).image(t) == probe)
         .expect("the symmetries form a group")
 }
 
 fn sorted_image(cells: &[Cell], s: usize) -> Vec<Cell> {
-    let mut image: Vec<Cell> = cells.iter().map(|&c| transform(c, s)).collect();
+    let mut image: Vec<Cell> = cells.iter().map(|&c| c.image(s)).collect();
     image.sort_unstable();
     image
 }
 
 /// The least of the eight images of a position's stones, and the first symmetry giving it.
 pub fn canonical(black: &[Cell], white: &[Cell]) -> (Key, usize) {
-    (0..8)
+    (0..SYMMETRIES)
         .map(|s| {
             let key = Key {
                 black: sorted_image(black, s),
@@ -139,8 +128,8 @@ pub fn canonical(black: &[Cell], white: &[Cell]) -> (Key, usize) {
 
 /// A turn's image under symmetry `s`, its stones in cell order.
 pub fn transform_turn(turn: &Turn, s: usize) -> Turn {
-    let a = transform(turn.first, s);
-    match turn.second.map(|b| transform(b, s)) {
+    let a = turn.first.image(s);
+    match turn.second.map(|b| b.image(s)) {
         None => Turn::one(a),
         Some(b) => Turn::two(a.min(b), a.max(b)),
     }
@@ -409,21 +398,18 @@ mod tests {
     #[test]
     fn the_symmetries_are_the_eight_of_the_square_about_jj() {
         let probe = cell("KL");
-        let images: BTreeSet<Cell> = (0..8).map(|s| transform(probe, s)).collect();
+        let images: BTreeSet<Cell> = (0..8).map(|s| probe.image(s)).collect();
         assert_eq!(images.len(), 8);
         for s in 0..8 {
-            assert_eq!(transform(Cell::CENTER, s), Cell::CENTER);
+            assert_eq!(Cell::CENTER.image(s), Cell::CENTER);
             for c in Cell::all() {
-                assert_eq!(transform(transform(c, s), inverse(s)), c);
-                assert_eq!(
-                    transform(c, s).distance(Cell::CENTER),
-                    c.distance(Cell::CENTER)
-                );
+                assert_eq!(c.image(s).image(inverse(s)), c);
+                assert_eq!(c.image(s).distance(Cell::CENTER), c.distance(Cell::CENTER));
             }
         }
         // Corners go to corners: the board maps onto itself.
-        assert_eq!(transform(cell("AA"), 1), cell("SA"));
-        assert_eq!(transform(cell("AS"), 4), cell("SA"));
+        assert_eq!(cell("AA").image(1), cell("SA"));
+        assert_eq!(cell("AS").image(4), cell("SA"));
     }
 
     #[test]
@@ -431,8 +417,8 @@ mod tests {
         let (black, white) = ([cell("JJ"), cell("LM")], [cell("KI"), cell("GG")]);
         let (first, _) = canonical(&black, &white);
         for s in 0..8 {
-            let b: Vec<Cell> = black.iter().map(|&c| transform(c, s)).collect();
-            let w: Vec<Cell> = white.iter().map(|&c| transform(c, s)).collect();
+            let b: Vec<Cell> = black.iter().map(|&c| c.image(s)).collect();
+            let w: Vec<Cell> = white.iter().map(|&c| c.image(s)).collect();
             let (key, t) = canonical(&b, &w);
             assert_eq!(key, first);
             // The symmetry returned carries this image onto the canonical form.
@@ -450,9 +436,9 @@ mod tests {
         assert_eq!(book.span(0).end, bytes.len());
         for s in 0..8 {
             let mut board = Board::new();
-            board.place(transform(Cell::CENTER, s), Color::Black);
-            board.place(transform(cell("KI"), s), Color::White);
-            board.place(transform(cell("KK"), s), Color::White);
+            board.place(Cell::CENTER.image(s), Color::Black);
+            board.place(cell("KI").image(s), Color::White);
+            board.place(cell("KK").image(s), Color::White);
             let found = book.lookup(&board).expect("in the book");
             assert_eq!(found.turn, transform_turn(&turn("IJHJ"), s), "symmetry {s}");
             assert_eq!((found.score, found.depth), (-7, 5));

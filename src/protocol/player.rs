@@ -414,9 +414,8 @@ mod tests {
             let stored = position(&entry.black, &entry.white);
             let expected = after_canonical(&stored, &entry.turn);
             for s in 0..8 {
-                let image = |cells: &[Cell]| -> Vec<Cell> {
-                    cells.iter().map(|&c| book::transform(c, s)).collect()
-                };
+                let image =
+                    |cells: &[Cell]| -> Vec<Cell> { cells.iter().map(|&c| c.image(s)).collect() };
                 let board = position(&image(&entry.black), &image(&entry.white));
                 let t = Instant::now();
                 let turn = e.choose(&board);

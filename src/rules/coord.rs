@@ -5,6 +5,9 @@ use std::fmt;
 pub const SIZE: usize = 19;
 pub const CELLS: usize = SIZE * SIZE;
 
+/// The symmetries of the square board: four rotations, each mirrored or not (`Cell::image`).
+pub const SYMMETRIES: usize = 8;
+
 /// A cell index, `row * SIZE + col`; always on the board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Cell(u16);
@@ -48,6 +51,18 @@ impl Cell {
         self.col()
             .abs_diff(other.col())
             .max(self.row().abs_diff(other.row()))
+    }
+
+    /// The cell's image under symmetry `s` (`0..SYMMETRIES`) of the board about its
+    /// centre `JJ`: `s & 4` swaps column and row, then `s & 1` mirrors the columns and
+    /// `s & 2` the rows.
+    pub fn image(self, s: usize) -> Cell {
+        let centre = (SIZE / 2) as i32;
+        let (dc, dr) = (self.col() as i32 - centre, self.row() as i32 - centre);
+        let (c, r) = if s & 4 != 0 { (dr, dc) } else { (dc, dr) };
+        let c = if s & 1 != 0 { -c } else { c };
+        let r = if s & 2 != 0 { -r } else { r };
+        Cell::new((centre + c) as usize, (centre + r) as usize).expect("a symmetry keeps the board")
     }
 
     pub fn all() -> impl Iterator<Item = Cell> {

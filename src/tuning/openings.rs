@@ -14,7 +14,7 @@ use crate::engine::ranking::KeyWorth;
 use crate::engine::search::{Limits, Searcher};
 use crate::rng::Rng;
 use crate::rules::board::{Board, Color};
-use crate::rules::coord::{Cell, Turn};
+use crate::rules::coord::{Cell, SYMMETRIES, Turn};
 use crate::rules::stones::PlaceTurn;
 use std::collections::HashSet;
 
@@ -89,13 +89,16 @@ pub fn generated_pair(worth: &KeyWorth, board: &mut Board, rng: &mut Rng, spread
     pairs[rng.below(pairs.len())].1
 }
 
-/// The eight symmetries of the board around `JJ`, applied to an offset from it.
-fn symmetric(dc: i32, dr: i32, s: usize) -> (i32, i32) {
-    let (c, r) = if s & 4 != 0 { (dr, dc) } else { (dc, dr) };
-    (
-        if s & 1 != 0 { -c } else { c },
-        if s & 2 != 0 { -r } else { r },
-    )
+/// A pair's shape up to the board's symmetries: the least of its images' (sorted) cells.
+fn shape(turn: &Turn) -> (Cell, Cell) {
+    let (a, b) = (turn.first, turn.second.expect("a pair"));
+    (0..SYMMETRIES)
+        .map(|s| {
+            let (x, y) = (a.image(s), b.image(s));
+            (x.min(y), x.max(y))
+        })
+        .min()
+        .expect("eight symmetries")
 }
 
 /// `count` distinct two-turn openings for matches: black's `JJ` and a white pair within
@@ -103,12 +106,6 @@ fn symmetric(dc: i32, dr: i32, s: usize) -> (i32, i32) {
 /// Written in the `match --openings` format (`JJ KIKK`).
 pub fn two_turn_openings(count: usize, seed: u64, radius: i32) -> Vec<String> {
     let centre = Cell::CENTER;
-    let offset = |c: Cell| {
-        (
-            c.col() as i32 - centre.col() as i32,
-            c.row() as i32 - centre.row() as i32,
-        )
-    };
     let mut rng = Rng::new(seed);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -117,14 +114,7 @@ pub fn two_turn_openings(count: usize, seed: u64, radius: i32) -> Vec<String> {
     while out.len() < count && attempts < 100_000 {
         attempts += 1;
         let turn = random_pair(&mut rng, centre, radius);
-        let (a, b) = (offset(turn.first), offset(turn.second.expect("a pair")));
-        let canonical = (0..8)
-            .map(|s| {
-                let (x, y) = (symmetric(a.0, a.1, s), symmetric(b.0, b.1, s));
-                (x.min(y), x.max(y))
-            })
-            .min()
-            .expect("eight symmetries");
+        let canonical = shape(&turn);
         if seen.insert(canonical) {
             out.push(format!("JJ {turn}"));
         }
@@ -267,17 +257,7 @@ mod tests {
                 pair.cells().all(|c| c.distance(Cell::CENTER) <= radius),
                 "{o}"
             );
-            // Canonical shape: sorted offsets under the symmetry giving the smallest form.
-            let off = |c: Cell| (c.col() as i32 - 9, c.row() as i32 - 9);
-            let (a, b) = (off(pair.first), off(pair.second.unwrap()));
-            let shape = (0..8)
-                .map(|s| {
-                    let (x, y) = (symmetric(a.0, a.1, s), symmetric(b.0, b.1, s));
-                    (x.min(y), x.max(y))
-                })
-                .min()
-                .unwrap();
-            assert!(shapes.insert(shape), "{o} repeats a shape");
+            assert!(shapes.insert(shape(&pair)), "{o} repeats a shape");
         }
     }
 
