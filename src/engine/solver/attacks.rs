@@ -13,7 +13,6 @@
 use crate::engine::tunables::{SOLVER_DOUBLE_THREAT_TURNS, SOLVER_SINGLE_THREAT_TURNS};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS};
-use crate::rules::stones::PlaceTurn;
 use crate::rules::stones::{Color, Stones, THREAT_STONES, WindowSet, windows_in};
 use crate::rules::threats::{WindowList, blocks, stones_to_stop, threat_count};
 use arrayvec::ArrayVec;
@@ -460,25 +459,15 @@ fn collect(board: &mut Stones, attacker: Color, collector: &mut Collector) {
     }
 }
 
-/// `turn` as an attack of `attacker` here, if it is one: its cells empty, leaving the
+/// `turn`, standing on the board, as an attack of `attacker`, if it is one: it leaves the
 /// attacker threats (two or more without `single_threats`) and the defender none. How a
 /// turn from elsewhere (a killer) is judged; its potential is not worked out.
-pub fn as_attack(
-    board: &mut Stones,
-    attacker: Color,
-    turn: Turn,
-    single_threats: bool,
-) -> Option<Attack> {
-    if !turn.cells().all(|c| board.is_empty(c)) {
-        return None;
-    }
-    board.place_turn(&turn, attacker);
+pub fn as_attack(board: &Stones, attacker: Color, turn: Turn, single_threats: bool) -> Option<Attack> {
     let threats = if board.has_threat_window(attacker.other()) {
         0
     } else {
         threat_count(board, attacker) as u8
     };
-    board.remove_turn(&turn);
     let least = if single_threats { 1 } else { 2 };
     (threats >= least).then_some(Attack {
         turn,
@@ -487,20 +476,22 @@ pub fn as_attack(
     })
 }
 
+/// A defender stone's worth against an attacker window holding this many attacker stones
+/// and no defender stone: the fuller the window, the dearer.
+const SPOIL_WORTH: [u32; WINDOW + 1] = [0, 0, 1, 4, 16, 16, 16];
+
 /// What a defender stone on `c` takes from the attacker: the attacker's open windows
 /// through it, the fuller the dearer.
 pub fn spoils(board: &Stones, attacker: Color, c: Cell) -> u32 {
+    let (own, opp) = (attacker.index(), attacker.other().index());
     GEOMETRY
         .windows_of(c)
         .iter()
-        .map(
-            |&w| match ordered_counts(board.window_stones(w as usize), attacker) {
-                [2, 0] => 1,
-                [3, 0] => 4,
-                [n, 0] if n >= 4 => 16,
-                _ => 0,
-            },
-        )
+        .map(|&w| {
+            let counts = board.window_stones(w as usize);
+            // Branch-free: a window with a defender stone is worth nothing.
+            SPOIL_WORTH[counts[own] as usize] & (u32::from(counts[opp] != 0).wrapping_sub(1))
+        })
         .sum()
 }
 
@@ -517,6 +508,7 @@ const _: () = assert!(CELLS < u16::MAX as usize);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::stones::PlaceTurn;
     use crate::rules::board::Board;
     use crate::rules::threats::threat_count;
 
@@ -562,6 +554,7 @@ mod tests {
 #[cfg(test)]
 mod brute_force {
     use super::*;
+    use crate::rules::stones::PlaceTurn;
     use crate::rng::Rng;
     use crate::rules::threats::threat_count;
 

@@ -321,12 +321,19 @@ impl Solver {
         } else if !single_threats {
             self.cut.singles = true;
         }
-        let killer = self.killers[killer_slot(depth)]
-            .and_then(|t| as_attack(board, attacker, t, single_threats))
-            .filter(|k| !last_turn || k.threats >= 3);
-        if let Some(k) = &killer {
-            if let Some(proof) = self.try_attack(board, attacker, k, depth, singles, key) {
-                return Some(proof);
+        // The killer is judged standing on the board, and tried there if it still attacks.
+        let mut killer = None;
+        if let Some(turn) = self.killers[killer_slot(depth)]
+            && turn.cells().all(|c| board.is_empty(c))
+        {
+            board.place_turn(&turn, attacker);
+            killer = as_attack(board, attacker, turn, single_threats)
+                .filter(|k| !last_turn || k.threats >= 3);
+            let found = killer
+                .and_then(|k| self.try_standing(board, attacker, &k, depth, singles, key));
+            board.remove_turn(&turn);
+            if found.is_some() {
+                return found;
             }
             if self.aborted {
                 return None;
@@ -363,11 +370,24 @@ impl Solver {
         key: u64,
     ) -> Option<Proof> {
         board.place_turn(&attack.turn, attacker);
+        let found = self.try_standing(board, attacker, attack, depth, singles, key);
+        board.remove_turn(&attack.turn);
+        found
+    }
+
+    /// `try_attack` with the attack's stones already on the board.
+    fn try_standing(
+        &mut self,
+        board: &mut Stones,
+        attacker: Color,
+        attack: &Attack,
+        depth: u8,
+        singles: u8,
+        key: u64,
+    ) -> Option<Proof> {
         // A single threat spends one of the line's single-threat turns.
         let singles_after = singles - u8::from(attack.threats == 1);
-        let answer = self.defend(board, attacker, attack, depth, singles_after);
-        board.remove_turn(&attack.turn);
-        let mut proof = answer?;
+        let mut proof = self.defend(board, attacker, attack, depth, singles_after)?;
         self.killers[killer_slot(depth)] = Some(attack.turn);
         for c in attack.turn.cells() {
             proof.zone.insert(c);
@@ -407,23 +427,27 @@ impl Solver {
         }
         // Most attacks are refuted, and a refutation found first saves proving the other
         // replies lost: the replies that spoil most of the attacker's growth go first. Each
-        // cell is scored once, not at every comparison.
+        // cell is scored once (the pairs share their cells), not at every comparison.
+        let mut scored: ArrayVec<(Cell, u32), { BLOCK_PAIRS * 2 }> = ArrayVec::new();
+        let mut worth = |c: Cell| match scored.iter().find(|&&(x, _)| x == c) {
+            Some(&(_, s)) => s,
+            None => {
+                let s = spoils(board, attacker, c);
+                scored.push((c, s));
+                s
+            }
+        };
         let mut pairs: ArrayVec<(u32, (Cell, Cell)), BLOCK_PAIRS> = replies
             .pairs
             .iter()
-            .map(|&(x, y)| {
-                (
-                    spoils(board, attacker, x) + spoils(board, attacker, y),
-                    (x, y),
-                )
-            })
+            .map(|&(x, y)| (worth(x) + worth(y), (x, y)))
             .collect();
         pairs.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         replies.pairs = pairs.into_iter().map(|(_, p)| p).collect();
         let mut single_blocks: ArrayVec<(u32, Cell), BLOCK_SINGLES> = replies
             .singles
             .iter()
-            .map(|&x| (spoils(board, attacker, x), x))
+            .map(|&x| (worth(x), x))
             .collect();
         single_blocks.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         replies.singles = single_blocks.into_iter().map(|(_, x)| x).collect();
