@@ -311,6 +311,33 @@ mod tests {
         assert_eq!(game_line(&drawn), None, "draws are left out");
     }
 
+    /// The self-play files no fit reads yet are kept for the next refit: every game reads,
+    /// replays legally, and ends in a six for the side its result names.
+    #[test]
+    fn the_self_play_files_kept_for_a_refit_replay_to_their_results() {
+        use crate::rules::board::Color;
+        for (name, text) in [
+            ("selfplay-games-3", include_str!("../../tests/data/selfplay-games-3.txt")),
+            ("selfplay-games-4", include_str!("../../tests/data/selfplay-games-4.txt")),
+            ("selfplay-games-5", include_str!("../../tests/data/selfplay-games-5.txt")),
+        ] {
+            let games = read_game_turns(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(games.len() > 250, "{name}: {} games", games.len());
+            for (n, game) in games.iter().enumerate() {
+                let mut board = Board::new();
+                for turn in &game.turns {
+                    board.play_turn(turn).expect("read_game_turns replayed it");
+                }
+                let expected = if game.black_result == 1.0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                assert_eq!(board.winner(), Some(expected), "{name}, game {}", n + 1);
+            }
+        }
+    }
+
     #[test]
     fn a_marked_opening_is_not_sampled() {
         let text = "1 JJ GLHM FKHL KKLL / MMNN AAAB\n0 JJ GLHM FKHL KKLL MMNN AAAB\n";
