@@ -317,9 +317,18 @@ mod tests {
     fn the_self_play_files_kept_for_a_refit_replay_to_their_results() {
         use crate::rules::board::Color;
         for (name, text) in [
-            ("selfplay-games-3", include_str!("../../tests/data/selfplay-games-3.txt")),
-            ("selfplay-games-4", include_str!("../../tests/data/selfplay-games-4.txt")),
-            ("selfplay-games-5", include_str!("../../tests/data/selfplay-games-5.txt")),
+            (
+                "selfplay-games-3",
+                include_str!("../../tests/data/selfplay-games-3.txt"),
+            ),
+            (
+                "selfplay-games-4",
+                include_str!("../../tests/data/selfplay-games-4.txt"),
+            ),
+            (
+                "selfplay-games-5",
+                include_str!("../../tests/data/selfplay-games-5.txt"),
+            ),
         ] {
             let games = read_game_turns(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(games.len() > 250, "{name}: {} games", games.len());

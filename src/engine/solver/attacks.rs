@@ -462,7 +462,12 @@ fn collect(board: &mut Stones, attacker: Color, collector: &mut Collector) {
 /// `turn`, standing on the board, as an attack of `attacker`, if it is one: it leaves the
 /// attacker threats (two or more without `single_threats`) and the defender none. How a
 /// turn from elsewhere (a killer) is judged; its potential is not worked out.
-pub fn as_attack(board: &Stones, attacker: Color, turn: Turn, single_threats: bool) -> Option<Attack> {
+pub fn as_attack(
+    board: &Stones,
+    attacker: Color,
+    turn: Turn,
+    single_threats: bool,
+) -> Option<Attack> {
     let threats = if board.has_threat_window(attacker.other()) {
         0
     } else {
@@ -508,8 +513,8 @@ const _: () = assert!(CELLS < u16::MAX as usize);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::stones::PlaceTurn;
     use crate::rules::board::Board;
+    use crate::rules::stones::PlaceTurn;
     use crate::rules::threats::threat_count;
 
     #[test]
@@ -554,8 +559,8 @@ mod tests {
 #[cfg(test)]
 mod brute_force {
     use super::*;
-    use crate::rules::stones::PlaceTurn;
     use crate::rng::Rng;
+    use crate::rules::stones::PlaceTurn;
     use crate::rules::threats::threat_count;
 
     /// Random boards dense with black stones in a small square, black to move, with no

@@ -329,8 +329,8 @@ impl Solver {
             board.place_turn(&turn, attacker);
             killer = as_attack(board, attacker, turn, single_threats)
                 .filter(|k| !last_turn || k.threats >= 3);
-            let found = killer
-                .and_then(|k| self.try_standing(board, attacker, &k, depth, singles, key));
+            let found =
+                killer.and_then(|k| self.try_standing(board, attacker, &k, depth, singles, key));
             board.remove_turn(&turn);
             if found.is_some() {
                 return found;
@@ -444,11 +444,8 @@ impl Solver {
             .collect();
         pairs.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         replies.pairs = pairs.into_iter().map(|(_, p)| p).collect();
-        let mut single_blocks: ArrayVec<(u32, Cell), BLOCK_SINGLES> = replies
-            .singles
-            .iter()
-            .map(|&x| (worth(x), x))
-            .collect();
+        let mut single_blocks: ArrayVec<(u32, Cell), BLOCK_SINGLES> =
+            replies.singles.iter().map(|&x| (worth(x), x)).collect();
         single_blocks.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         replies.singles = single_blocks.into_iter().map(|(_, x)| x).collect();
         let mut deepest = 0;
