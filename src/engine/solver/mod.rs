@@ -428,7 +428,8 @@ impl Solver {
         // Most attacks are refuted, and a refutation found first saves proving the other
         // replies lost: the replies that spoil most of the attacker's growth go first. Each
         // cell is scored once (the pairs share their cells), not at every comparison.
-        let mut scored: ArrayVec<(Cell, u32), { BLOCK_PAIRS * 2 }> = ArrayVec::new();
+        let mut scored: ArrayVec<(Cell, u32), { 2 * BLOCK_PAIRS + BLOCK_SINGLES }> =
+            ArrayVec::new();
         let mut worth = |c: Cell| match scored.iter().find(|&&(x, _)| x == c) {
             Some(&(_, s)) => s,
             None => {
