@@ -348,8 +348,11 @@ impl Solver {
             .iter()
             .filter(|a| Some(a.turn) != killer.map(|k| k.turn))
         {
-            if let Some(proof) = self.try_attack(board, attacker, attack, depth, singles, key) {
-                return Some(proof);
+            board.place_turn(&attack.turn, attacker);
+            let found = self.try_standing(board, attacker, attack, depth, singles, key);
+            board.remove_turn(&attack.turn);
+            if found.is_some() {
+                return found;
             }
             if self.aborted {
                 return None;
@@ -358,24 +361,8 @@ impl Solver {
         None
     }
 
-    /// Plays `attack` at the node `key` and, when every defence loses, records and returns
-    /// the proof (and the turn as the killer for this many turns left).
-    fn try_attack(
-        &mut self,
-        board: &mut Stones,
-        attacker: Color,
-        attack: &Attack,
-        depth: u8,
-        singles: u8,
-        key: u64,
-    ) -> Option<Proof> {
-        board.place_turn(&attack.turn, attacker);
-        let found = self.try_standing(board, attacker, attack, depth, singles, key);
-        board.remove_turn(&attack.turn);
-        found
-    }
-
-    /// `try_attack` with the attack's stones already on the board.
+    /// `attack`, standing on the board at the node `key`: when every defence loses, records
+    /// and returns the proof (and the turn as the killer for this many turns left).
     fn try_standing(
         &mut self,
         board: &mut Stones,
