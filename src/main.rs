@@ -211,7 +211,10 @@ fn main() -> ExitCode {
         Some(Sub::Stats(args)) => connect6::arena::stats_main(args),
         Some(Sub::Show(args)) => connect6::tools::show::run(args),
         Some(Sub::Analyse(args)) if args.deep => connect6::tools::deep_table::run(args),
-        Some(Sub::Analyse(args)) => connect6::tools::analyse::run(args),
+        Some(Sub::Analyse(args)) => match args.at_mistakes.clone() {
+            Some(table) => connect6::tools::revisit::run(args, &table),
+            None => connect6::tools::analyse::run(args),
+        },
         #[cfg(feature = "tune")]
         Some(Sub::Tune(args)) => connect6::tuning::jobs::run(args),
         #[cfg(feature = "gui")]

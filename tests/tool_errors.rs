@@ -298,3 +298,97 @@ fn a_time_means_the_same_to_the_engine_the_match_and_the_protocol() {
         assert_eq!(refused(&err), !taken, "match --move-time {word}: {err:?}");
     }
 }
+
+/// `analyse --at-mistakes`: a table that is missing (1) or does not read (2) stops the run
+/// before any search, naming the line; with `--deep` it is refused; a good row is revisited
+/// and counted.
+#[test]
+fn analyse_at_mistakes_reads_its_table_first_and_revisits_each_row() {
+    let folder = data("losses-6062084");
+    let (code, out, err) = outcome(&[
+        "analyse",
+        "--at-mistakes",
+        "/no/such/table.tsv",
+        "--side",
+        "Connect6",
+        &folder,
+    ]);
+    assert_eq!(code, 1, "{err:?}");
+    assert!(err[0].contains("/no/such/table.tsv"), "{err:?}");
+    assert!(out.is_empty(), "{out}");
+
+    let dir = scratch("at-mistakes");
+    let table = dir.join("table.tsv");
+    let kept = std::fs::read_to_string(data("deep-losses.tsv")).unwrap();
+    let row = kept
+        .lines()
+        .find(|l| l.starts_with("losses-6062084/") && l.split('\t').nth(4) == Some("mistake"))
+        .expect("a mistake row of losses-6062084");
+    let mut fields: Vec<&str> = row.split('\t').collect();
+    let header: Vec<&str> = kept.lines().take(2).collect();
+    fields[5] = "x";
+    std::fs::write(
+        &table,
+        format!("{}\n{}\n", header.join("\n"), fields.join("\t")),
+    )
+    .unwrap();
+    let (code, out, err) = outcome(&[
+        "analyse",
+        "--at-mistakes",
+        table.to_str().unwrap(),
+        "--side",
+        "Connect6",
+        &folder,
+    ]);
+    assert_eq!(code, 2, "{err:?}");
+    assert!(err[0].ends_with("line 3: turn number 'x'"), "{err:?}");
+    assert!(out.is_empty(), "{out}");
+
+    let (code, _, err) = outcome(&[
+        "analyse",
+        "--deep",
+        "--at-mistakes",
+        table.to_str().unwrap(),
+        "--side",
+        "Connect6",
+        &folder,
+    ]);
+    assert_eq!(code, 2, "{err:?}");
+
+    // The row as kept, with a small budget: one game revisited, its line and the count.
+    let mut fields: Vec<&str> = row.split('\t').collect();
+    fields[3] = "0.2";
+    std::fs::write(
+        &table,
+        format!("{}\n{}\n", header.join("\n"), fields.join("\t")),
+    )
+    .unwrap();
+    let (code, out, err) = outcome(&[
+        "analyse",
+        "--time",
+        "0.2",
+        "--at-mistakes",
+        table.to_str().unwrap(),
+        "--side",
+        "Connect6",
+        &folder,
+    ]);
+    assert_eq!(code, 0, "{err:?}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let key = fields[0];
+    let start = format!(
+        "{key}: {} turn {}, played {}: now ",
+        fields[1], fields[5], fields[6]
+    );
+    assert!(lines[0].starts_with(&start), "{out}");
+    assert!(
+        lines[1].contains("survives in 0 of 1") || lines[1].contains("survives in 1 of 1"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("17 lost games have no mistake row"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

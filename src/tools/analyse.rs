@@ -57,6 +57,10 @@ pub struct AnalyseArgs {
     /// With --deep: append a row per game to this table; games it holds are skipped.
     #[arg(long, value_name = "FILE", requires = "deep")]
     pub table: Option<PathBuf>,
+    /// Put the engine back at each turn this `--deep` table calls a mistake, with `--time`
+    /// a move, and judge its choice at the table's budget.
+    #[arg(long, value_name = "TABLE", conflicts_with = "deep")]
+    pub at_mistakes: Option<PathBuf>,
     /// Record files, or folders whose `*.txt` files are records.
     #[arg(required = true, value_name = "RECORD")]
     pub records: Vec<PathBuf>,

@@ -84,6 +84,34 @@ pub struct Hold {
     pub score: i32,
 }
 
+/// One turn judged: whether the solver shows a forced win for the opponent after it
+/// (`None`: it ran out), and the long search after it (depth, score from the mover's view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnCheck {
+    pub lost: Option<bool>,
+    pub depth: u8,
+    pub score: i32,
+}
+
+impl TurnCheck {
+    /// Holds as a held turn does: no forced win found, and the search sees no loss.
+    pub fn holds(&self) -> bool {
+        self.lost == Some(false) && self.score >= -WIN_BOUND
+    }
+
+    pub fn text(&self) -> String {
+        let solver = match self.lost {
+            Some(true) => "the solver proves a forced win after it",
+            Some(false) => "the solver finds no forced win after it",
+            None => "the solver ran out",
+        };
+        format!(
+            "{solver}, the search after it {} at depth {}",
+            self.score, self.depth
+        )
+    }
+}
+
 /// The position before one of the loser's turns.
 #[derive(Clone, Debug)]
 pub enum Status {
@@ -172,7 +200,8 @@ pub fn opening_turns(game: &Game) -> usize {
         .count()
 }
 
-fn same_turn(a: &Turn, b: &Turn) -> bool {
+/// The same stones, in either order.
+pub fn same_turn(a: &Turn, b: &Turn) -> bool {
     let mut x: Vec<Cell> = a.cells().collect();
     let mut y: Vec<Cell> = b.cells().collect();
     x.sort_unstable();
@@ -290,17 +319,31 @@ impl Judge {
         }
     }
 
-    /// The zone defences' turn, with a long search after it: it holds when that search sees
-    /// no win for the opponent either (the solver has already found none).
-    fn zone_hold(&mut self, board: &Board, turn: Turn) -> Hold {
+    /// The long search after `turn`: its depth and score from the mover's view (0, 0 when
+    /// the turn ends the game).
+    fn search_after(&mut self, board: &Board, turn: &Turn) -> (u8, i32) {
         let mut after = board.clone();
-        after.place_turn(&turn, board.side_to_move());
-        let (depth, score) = if after.is_over() {
+        after.place_turn(turn, board.side_to_move());
+        if after.is_over() {
             (0, 0)
         } else {
             let r = self.search(&after);
             (r.depth, -r.score)
-        };
+        }
+    }
+
+    /// A turn of the side to move, judged by the standard a held turn is: the solver's check
+    /// after it, then the long search after it.
+    pub fn check(&mut self, board: &Board, turn: &Turn) -> TurnCheck {
+        let lost = self.survives(board, turn).map(|s| !s);
+        let (depth, score) = self.search_after(board, turn);
+        TurnCheck { lost, depth, score }
+    }
+
+    /// The zone defences' turn, with a long search after it: it holds when that search sees
+    /// no win for the opponent either (the solver has already found none).
+    fn zone_hold(&mut self, board: &Board, turn: Turn) -> Hold {
+        let (depth, score) = self.search_after(board, &turn);
         Hold {
             turn,
             kind: HoldKind::Zone,

@@ -8,4 +8,5 @@ pub mod deep_table;
 pub mod graph;
 pub mod load;
 pub mod pass;
+pub mod revisit;
 pub mod show;
