@@ -6,7 +6,8 @@
 //! turn and plays as it would in a game with S seconds a move. Its choice *survives* when it
 //! is the turn that held, or another turn that holds by the deep walk's own standard and
 //! budget (the row's): the solver finds no forced win for the opponent after it, and a long
-//! search after it does not see one either. The turn played is lost by the table, so
+//! search after it (with the embedded models, whatever `--eval-file` or `--ranking-file` the
+//! engine plays with) does not see one either. The turn played is lost by the table, so
 //! choosing it again never survives. This is the measure of whether the engine now
 //! gets those turns right, read at the turn the deep walk names rather than at the first
 //! turn a quick pass shows lost.
@@ -151,7 +152,8 @@ pub fn revisit(
     } else if same_turn(&report.best, &mistake.holds) {
         Outcome::TableHold
     } else {
-        let mut judge = Judge::new(models.clone(), Budget::seconds(mistake.budget), hash_mb);
+        // The standard stays the table's, whatever models play: the embedded ones judge.
+        let mut judge = Judge::new(Models::embedded(), Budget::seconds(mistake.budget), hash_mb);
         Outcome::Other(judge.check(&board, &report.best))
     };
     Ok(Revisit {
