@@ -311,10 +311,11 @@ mod tests {
         assert_eq!(game_line(&drawn), None, "draws are left out");
     }
 
-    /// The self-play files no fit reads yet are kept for the next refit: every game reads,
-    /// replays legally, and ends in a six for the side its result names.
+    /// The later self-play files (read by the ranking's fit, kept for the next refits of
+    /// the rest): every game reads, replays legally, and ends in a six for the side its
+    /// result names.
     #[test]
-    fn the_self_play_files_kept_for_a_refit_replay_to_their_results() {
+    fn the_later_self_play_files_replay_to_their_results() {
         use crate::rules::board::Color;
         for (name, text) in [
             (
