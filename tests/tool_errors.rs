@@ -305,14 +305,14 @@ fn a_time_means_the_same_to_the_engine_the_match_and_the_protocol() {
 #[test]
 fn analyse_at_mistakes_reads_its_table_first_and_revisits_each_row() {
     let folder = data("losses-6062084");
-    let (code, out, err) = outcome(&[
-        "analyse",
-        "--at-mistakes",
-        "/no/such/table.tsv",
-        "--side",
-        "Connect6",
-        &folder,
-    ]);
+    // `analyse --at-mistakes TABLE` over the folder, after the options given first.
+    let at_mistakes = |first: &[&str], table: &str| {
+        let mut args = vec!["analyse"];
+        args.extend_from_slice(first);
+        args.extend_from_slice(&["--at-mistakes", table, "--side", "Connect6", &folder]);
+        outcome(&args)
+    };
+    let (code, out, err) = at_mistakes(&[], "/no/such/table.tsv");
     assert_eq!(code, 1, "{err:?}");
     assert!(err[0].contains("/no/such/table.tsv"), "{err:?}");
     assert!(out.is_empty(), "{out}");
@@ -324,62 +324,33 @@ fn analyse_at_mistakes_reads_its_table_first_and_revisits_each_row() {
         .lines()
         .find(|l| l.starts_with("losses-6062084/") && l.split('\t').nth(4) == Some("mistake"))
         .expect("a mistake row of losses-6062084");
-    let mut fields: Vec<&str> = row.split('\t').collect();
-    let header: Vec<&str> = kept.lines().take(2).collect();
-    fields[5] = "x";
-    std::fs::write(
-        &table,
-        format!("{}\n{}\n", header.join("\n"), fields.join("\t")),
-    )
-    .unwrap();
-    let (code, out, err) = outcome(&[
-        "analyse",
-        "--at-mistakes",
-        table.to_str().unwrap(),
-        "--side",
-        "Connect6",
-        &folder,
-    ]);
+    // The kept table's title and column lines, then the row with one field changed.
+    let write_row = |field: usize, value: &str| {
+        let mut fields: Vec<&str> = row.split('\t').collect();
+        fields[field] = value;
+        let header: Vec<&str> = kept.lines().take(2).collect();
+        let text = format!("{}\n{}\n", header.join("\n"), fields.join("\t"));
+        std::fs::write(&table, text).unwrap();
+    };
+    let table_arg = table.to_str().unwrap();
+    write_row(5, "x");
+    let (code, out, err) = at_mistakes(&[], table_arg);
     assert_eq!(code, 2, "{err:?}");
     assert!(err[0].ends_with("line 3: turn number 'x'"), "{err:?}");
     assert!(out.is_empty(), "{out}");
-
-    let (code, _, err) = outcome(&[
-        "analyse",
-        "--deep",
-        "--at-mistakes",
-        table.to_str().unwrap(),
-        "--side",
-        "Connect6",
-        &folder,
-    ]);
+    let (code, _, err) = at_mistakes(&["--deep"], table_arg);
     assert_eq!(code, 2, "{err:?}");
 
     // The row as kept, with a small budget: one game revisited, its line and the count.
-    let mut fields: Vec<&str> = row.split('\t').collect();
-    fields[3] = "0.2";
-    std::fs::write(
-        &table,
-        format!("{}\n{}\n", header.join("\n"), fields.join("\t")),
-    )
-    .unwrap();
-    let (code, out, err) = outcome(&[
-        "analyse",
-        "--time",
-        "0.2",
-        "--at-mistakes",
-        table.to_str().unwrap(),
-        "--side",
-        "Connect6",
-        &folder,
-    ]);
+    write_row(3, "0.2");
+    let (code, out, err) = at_mistakes(&["--time", "0.2"], table_arg);
     assert_eq!(code, 0, "{err:?}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
-    let key = fields[0];
+    let fields: Vec<&str> = row.split('\t').collect();
     let start = format!(
-        "{key}: {} turn {}, played {}: now ",
-        fields[1], fields[5], fields[6]
+        "{}: {} turn {}, played {}: now ",
+        fields[0], fields[1], fields[5], fields[6]
     );
     assert!(lines[0].starts_with(&start), "{out}");
     assert!(
