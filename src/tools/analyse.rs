@@ -158,11 +158,7 @@ impl Analyser {
     }
 
     fn limits(&self) -> Limits {
-        Limits {
-            soft: self.time / 2,
-            hard: self.time,
-            ..Limits::depth(crate::engine::search::DEFAULT_MAX_DEPTH)
-        }
+        Limits::timed(self.time / 2, self.time)
     }
 
     fn solve(&mut self, board: &Board) -> Verdict {

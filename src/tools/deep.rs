@@ -226,11 +226,7 @@ impl Judge {
     }
 
     fn search(&mut self, board: &Board) -> Report {
-        let limits = Limits {
-            soft: self.budget.search / 2,
-            hard: self.budget.search,
-            ..Limits::depth(crate::engine::search::DEFAULT_MAX_DEPTH)
-        };
+        let limits = Limits::timed(self.budget.search / 2, self.budget.search);
         self.searcher.search(board, limits)
     }
 

@@ -13,8 +13,8 @@
 //! turn a quick pass shows lost.
 
 use crate::engine::models::Models;
-use crate::engine::search::Searcher;
 use crate::engine::search::time::TimeControl;
+use crate::engine::search::{Limits, Searcher};
 use crate::record::game::Game;
 use crate::rules::board::Color;
 use crate::rules::coord::Turn;
@@ -141,12 +141,7 @@ pub fn revisit(
     let board = game.board_after(index);
     let mut searcher = Searcher::with_models(hash_mb, models.clone());
     let budget = TimeControl::per_move(time).budget(0);
-    let limits = crate::engine::search::Limits {
-        soft: budget.soft,
-        hard: budget.hard,
-        ..crate::engine::search::Limits::depth(crate::engine::search::DEFAULT_MAX_DEPTH)
-    };
-    let report = searcher.search(&board, limits);
+    let report = searcher.search(&board, Limits::timed(budget.soft, budget.hard));
     let outcome = if same_turn(&report.best, &mistake.played) {
         Outcome::Played
     } else if same_turn(&report.best, &mistake.holds) {

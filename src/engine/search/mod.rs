@@ -54,6 +54,16 @@ impl Limits {
         }
     }
 
+    /// A timed search with the engine's default depth cap: it stops near `soft` and never
+    /// after `hard`, as a move of a game does.
+    pub fn timed(soft: Duration, hard: Duration) -> Limits {
+        Limits {
+            soft,
+            hard,
+            ..Limits::depth(DEFAULT_MAX_DEPTH)
+        }
+    }
+
     /// As deep as `time` allows, all of it spent (for timed measurements).
     pub fn time(time: Duration) -> Limits {
         Limits {
