@@ -494,17 +494,37 @@ mod tests {
         counts
     }
 
-    #[test]
-    fn pure_windows_match_a_count_of_the_cells() {
+    /// The window sets read off the window cells one by one: open, three and threat.
+    fn sets_counted(s: &Stones, color: Color) -> [WindowSet; 3] {
+        let mut sets = [[0; WINDOWS.div_ceil(64)]; 3];
+        for (w, cells) in GEOMETRY.window_cells.iter().enumerate() {
+            let mine = cells.iter().filter(|&&c| s.get(c) == Some(color)).count();
+            let theirs = cells
+                .iter()
+                .filter(|&&c| s.get(c) == Some(color.other()))
+                .count();
+            for (set, least) in sets.iter_mut().zip([2, 3, THREAT_STONES as usize]) {
+                if mine >= least && theirs == 0 {
+                    set[w / 64] |= 1 << (w % 64);
+                }
+            }
+        }
+        sets
+    }
+
+    /// A fixed walk of stones of both colours on the first `side` x `side` cells, some
+    /// taken back, so windows fill, get blocked and open again: after every step the kept
+    /// counts and sets equal a count of the cells, and taking every stone back leaves the
+    /// empty board. Returns the most stones of one colour met in a pure window.
+    fn walk_checking_windows(side: usize, seed: u32) -> usize {
         let mut s = Stones::new();
         let mut placed = Vec::new();
-        // A fixed walk over the board: stones of both colours, some taken back, so windows
-        // fill, get blocked and open again.
-        let mut x: u32 = 12345;
+        let mut x = seed;
         let mut most = 0;
         for step in 0..400 {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            let cell = Cell::from_index((x >> 8) as usize % CELLS);
+            let at = (x >> 8) as usize;
+            let cell = Cell::new(at % side, at / side % side).expect("on the board");
             if step % 5 == 4 && !placed.is_empty() {
                 let c = placed.swap_remove((x >> 4) as usize % placed.len());
                 s.remove(c);
@@ -518,19 +538,43 @@ mod tests {
                 placed.push(cell);
             }
             for color in [Color::Black, Color::White] {
+                let pure = *s.pure_windows(color);
                 assert_eq!(
-                    *s.pure_windows(color),
+                    pure,
                     pure_windows_counted(&s, color),
                     "{color} after step {step}"
                 );
-                most = most.max(
-                    (1..=WINDOW)
-                        .rfind(|&k| s.pure_windows(color)[k] > 0)
-                        .unwrap_or(0),
+                let kept = [
+                    *s.open_windows(color),
+                    *s.three_windows(color),
+                    *s.threat_windows(color),
+                ];
+                assert_eq!(kept, sets_counted(&s, color), "{color} after step {step}");
+                assert_eq!(
+                    s.has_six(color),
+                    pure[WINDOW] > 0,
+                    "{color} after step {step}"
                 );
+                most = most.max((1..=WINDOW).rfind(|&k| pure[k] > 0).unwrap_or(0));
             }
         }
-        // The walk reached windows of several stones, not only single ones.
-        assert!(most >= 3, "at most {most} stones in a pure window");
+        for c in placed {
+            s.remove(c);
+        }
+        assert_eq!(
+            s,
+            Stones::new(),
+            "every stone taken back leaves the empty board"
+        );
+        most
+    }
+
+    #[test]
+    fn window_counts_and_sets_match_a_count_of_the_cells() {
+        // Over the whole board, windows of several stones form, not only single ones.
+        assert!(walk_checking_windows(19, 12345) >= 3);
+        // Crowded into a corner, threat windows and sixes are met too.
+        let most = (1..=8).map(|seed| walk_checking_windows(8, seed)).max();
+        assert_eq!(most, Some(WINDOW));
     }
 }
