@@ -478,15 +478,22 @@ mod tests {
         assert_eq!(s, Stones::new());
     }
 
-    /// The pure-window counts, read off the window cells one by one.
+    /// Each window with its stones of `color` and of the other colour, read off its cells.
+    fn counted(s: &Stones, color: Color) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        GEOMETRY
+            .window_cells
+            .iter()
+            .enumerate()
+            .map(move |(w, cells)| {
+                let of = |c: Color| cells.iter().filter(|&&x| s.get(x) == Some(c)).count();
+                (w, of(color), of(color.other()))
+            })
+    }
+
+    /// The pure-window counts, read off the window cells.
     fn pure_windows_counted(s: &Stones, color: Color) -> [u16; WINDOW + 1] {
         let mut counts = [0; WINDOW + 1];
-        for cells in &GEOMETRY.window_cells {
-            let mine = cells.iter().filter(|&&c| s.get(c) == Some(color)).count();
-            let theirs = cells
-                .iter()
-                .filter(|&&c| s.get(c) == Some(color.other()))
-                .count();
+        for (_, mine, theirs) in counted(s, color) {
             if mine > 0 && theirs == 0 {
                 counts[mine] += 1;
             }
@@ -494,15 +501,10 @@ mod tests {
         counts
     }
 
-    /// The window sets read off the window cells one by one: open, three and threat.
+    /// The window sets read off the window cells: open, three and threat.
     fn sets_counted(s: &Stones, color: Color) -> [WindowSet; 3] {
         let mut sets = [[0; WINDOWS.div_ceil(64)]; 3];
-        for (w, cells) in GEOMETRY.window_cells.iter().enumerate() {
-            let mine = cells.iter().filter(|&&c| s.get(c) == Some(color)).count();
-            let theirs = cells
-                .iter()
-                .filter(|&&c| s.get(c) == Some(color.other()))
-                .count();
+        for (w, mine, theirs) in counted(s, color) {
             for (set, least) in sets.iter_mut().zip([2, 3, THREAT_STONES as usize]) {
                 if mine >= least && theirs == 0 {
                     set[w / 64] |= 1 << (w % 64);
