@@ -241,6 +241,24 @@ pub fn read_games_files(paths: &[PathBuf]) -> Result<Vec<GameTurns>, String> {
     Ok(games)
 }
 
+/// The self-play files after the second, by name: the ranking's fit reads them
+/// (`tune policy`, docs/tuning.md), and the next refits of the rest will.
+#[cfg(test)]
+pub(super) const LATER_SELF_PLAY: [(&str, &str); 3] = [
+    (
+        "selfplay-games-3",
+        include_str!("../../tests/data/selfplay-games-3.txt"),
+    ),
+    (
+        "selfplay-games-4",
+        include_str!("../../tests/data/selfplay-games-4.txt"),
+    ),
+    (
+        "selfplay-games-5",
+        include_str!("../../tests/data/selfplay-games-5.txt"),
+    ),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,20 +335,7 @@ mod tests {
     #[test]
     fn the_later_self_play_files_replay_to_their_results() {
         use crate::rules::board::Color;
-        for (name, text) in [
-            (
-                "selfplay-games-3",
-                include_str!("../../tests/data/selfplay-games-3.txt"),
-            ),
-            (
-                "selfplay-games-4",
-                include_str!("../../tests/data/selfplay-games-4.txt"),
-            ),
-            (
-                "selfplay-games-5",
-                include_str!("../../tests/data/selfplay-games-5.txt"),
-            ),
-        ] {
+        for (name, text) in LATER_SELF_PLAY {
             let games = read_game_turns(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(games.len() > 250, "{name}: {} games", games.len());
             for (n, game) in games.iter().enumerate() {

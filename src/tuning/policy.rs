@@ -453,12 +453,8 @@ mod tests {
     #[test]
     fn the_engines_ranking_is_the_fit_of_the_match_and_self_play_games() {
         let mut games = read_game_turns(include_str!("../../tests/data/fit-games.txt")).unwrap();
-        for selfplay in [
-            include_str!("../../tests/data/selfplay-games.txt"),
-            include_str!("../../tests/data/selfplay-games-3.txt"),
-            include_str!("../../tests/data/selfplay-games-4.txt"),
-            include_str!("../../tests/data/selfplay-games-5.txt"),
-        ] {
+        games.extend(read_game_turns(include_str!("../../tests/data/selfplay-games.txt")).unwrap());
+        for (_, selfplay) in crate::tuning::games::LATER_SELF_PLAY {
             games.extend(read_game_turns(selfplay).unwrap());
         }
         let (model, report, _) = fit(
