@@ -28,6 +28,9 @@ pub(super) struct Node {
     pub me: Color,
     /// The opponent has threats: the side to move must block.
     pub forced: bool,
+    /// The node's beta: a quiet leaf that reaches it cuts the node off, so the leaves after
+    /// it need not be read.
+    pub beta: i32,
 }
 
 impl Node {
@@ -174,9 +177,10 @@ impl MovePicker {
         }
     }
 
-    /// Reads every turn that leads to a quiet leaf, drops them from `moves` and returns the
-    /// best (its value in the score slot; the first of equals). The others cannot score
-    /// more, and need no search.
+    /// Reads the turns that lead to a quiet leaf, drops them from `moves` and returns the
+    /// best (the first of equals). The others cannot score more, and need no search. The
+    /// first leaf to reach beta is returned at once: the node is cut off by it, and the
+    /// turns after it are left unread.
     fn take_quiet_leaves(
         &mut self,
         searcher: &mut Searcher,
@@ -185,6 +189,9 @@ impl MovePicker {
         let node = self.node;
         let mut best: Option<(i32, Turn)> = None;
         self.moves.retain(|&mut (_, turn)| {
+            if best.is_some_and(|(b, _)| b >= node.beta) {
+                return true;
+            }
             let Some(value) = read_leaf(searcher, board, &turn, node) else {
                 return true;
             };
@@ -272,6 +279,7 @@ mod tests {
             ply: 3,
             me,
             forced: false,
+            beta: WIN + 1,
         };
         let got = picked(&mut searcher, &mut board, node, turns[4]);
         let front = [turns[4], turns[6], turns[2]];
@@ -319,6 +327,7 @@ mod tests {
             ply: 0,
             me,
             forced: false,
+            beta: WIN + 1,
         };
         let got = picked(&mut searcher, &mut board, node, turns[0]);
         assert_eq!((got[0].turn, got[0].leaf), (turns[0], table));
@@ -328,5 +337,45 @@ mod tests {
         assert!(got[2..].iter().all(|p| p.leaf.is_none()));
         // Each quiet leaf read counts as a node.
         assert_eq!(searcher.nodes, quiet as u64);
+    }
+
+    #[test]
+    fn at_the_frontier_the_first_quiet_leaf_to_reach_beta_ends_the_reading() {
+        let (mut board, pairs) = position(FRONTIER_PAIRS);
+        let me = board.side_to_move();
+        let value = |t: &Turn| quiet_leaf(&board, t, me, false);
+        let turns: Vec<Turn> = pairs.iter().map(|&(_, t)| t).collect();
+        // The quiet leaves after the table's turn, in the generator's order, and the first
+        // of them to beat every one before it: with beta at its value, it cuts the node off.
+        let quiet: Vec<(usize, i32)> = (1..turns.len())
+            .filter_map(|i| value(&turns[i]).map(|v| (i, v)))
+            .collect();
+        let cut = (1..quiet.len())
+            .find(|&j| quiet[..j].iter().all(|&(_, v)| v < quiet[j].1))
+            .expect("a quiet leaf that beats the ones before it");
+        let (at, beta) = quiet[cut];
+        assert!(quiet.len() > cut + 1, "leaves left unread: {quiet:?}");
+        let table_read = value(&turns[0]).is_some() as u64;
+        let mut searcher = Searcher::new(1);
+        let node = Node {
+            depth: 1,
+            ply: 0,
+            me,
+            forced: false,
+            beta,
+        };
+        let got = picked(&mut searcher, &mut board, node, turns[0]);
+        assert_eq!((got[1].turn, got[1].leaf), (turns[at], Some(beta)));
+        // The leaves read before it are dropped; every turn after it is handed unread.
+        let read: Vec<Turn> = quiet[..cut].iter().map(|&(i, _)| turns[i]).collect();
+        let rest: Vec<Turn> = turns[1..]
+            .iter()
+            .copied()
+            .filter(|t| *t != turns[at] && !read.contains(t))
+            .collect();
+        let handed: Vec<Turn> = got[2..].iter().map(|p| p.turn).collect();
+        assert_eq!(handed, rest);
+        assert!(got[2..].iter().all(|p| p.leaf.is_none()));
+        assert_eq!(searcher.nodes, table_read + cut as u64 + 1);
     }
 }

@@ -66,6 +66,7 @@ impl Searcher {
             ply,
             me,
             forced,
+            beta,
         };
         let original_alpha = alpha;
         let mut best = -WIN - 1;
