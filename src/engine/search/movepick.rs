@@ -239,13 +239,25 @@ mod tests {
     use crate::engine::models::Models;
     use crate::rules::board::Board;
 
-    fn position(width: usize) -> (Position, Pairs) {
+    /// A quiet middle game and the generator's turns for it, best first.
+    fn position(width: usize) -> (Position, Vec<Turn>) {
         let models = Models::embedded();
         let board = Board::from_turns("JJ KKKJ IIHH LLML").unwrap();
         let mut board = Position::new(board, &models.eval);
         let mut pairs = Pairs::new();
         board.with_board(|b| generate(&models.ranking, b, &mut pairs, width));
-        (board, pairs)
+        (board, pairs.iter().map(|&(_, t)| t).collect())
+    }
+
+    /// A node one turn from the horizon, at the root's ply, that need not block.
+    fn frontier(me: Color, beta: i32) -> Node {
+        Node {
+            depth: 1,
+            ply: 0,
+            me,
+            forced: false,
+            beta,
+        }
     }
 
     /// Every turn the picker hands out, with its index and leaf value.
@@ -268,8 +280,7 @@ mod tests {
 
     #[test]
     fn the_table_turn_then_the_killers_then_the_generators_order() {
-        let (mut board, pairs) = position(MAX_PAIRS);
-        let turns: Vec<Turn> = pairs.iter().map(|&(_, t)| t).collect();
+        let (mut board, turns) = position(MAX_PAIRS);
         assert!(turns.len() >= 8, "{turns:?}");
         let mut searcher = Searcher::new(1);
         searcher.killers[3] = [Some(turns[6]), Some(turns[2])];
@@ -297,10 +308,9 @@ mod tests {
 
     #[test]
     fn at_the_frontier_only_the_best_quiet_leaf_is_handed_before_the_threats() {
-        let (mut board, pairs) = position(FRONTIER_PAIRS);
+        let (mut board, turns) = position(FRONTIER_PAIRS);
         let me = board.side_to_move();
         let value = |t: &Turn| quiet_leaf(&board, t, me, false);
-        let turns: Vec<Turn> = pairs.iter().map(|&(_, t)| t).collect();
         let quiet = turns.iter().filter(|t| value(t).is_some()).count();
         let threats: Vec<Turn> = turns[1..]
             .iter()
@@ -322,14 +332,7 @@ mod tests {
             .unwrap();
         let table = value(&turns[0]);
         let mut searcher = Searcher::new(1);
-        let node = Node {
-            depth: 1,
-            ply: 0,
-            me,
-            forced: false,
-            beta: WIN + 1,
-        };
-        let got = picked(&mut searcher, &mut board, node, turns[0]);
+        let got = picked(&mut searcher, &mut board, frontier(me, WIN + 1), turns[0]);
         assert_eq!((got[0].turn, got[0].leaf), (turns[0], table));
         assert_eq!((got[1].turn, got[1].leaf), (best.1, Some(best.0)));
         let rest: Vec<Turn> = got[2..].iter().map(|p| p.turn).collect();
@@ -341,10 +344,9 @@ mod tests {
 
     #[test]
     fn at_the_frontier_the_first_quiet_leaf_to_reach_beta_ends_the_reading() {
-        let (mut board, pairs) = position(FRONTIER_PAIRS);
+        let (mut board, turns) = position(FRONTIER_PAIRS);
         let me = board.side_to_move();
         let value = |t: &Turn| quiet_leaf(&board, t, me, false);
-        let turns: Vec<Turn> = pairs.iter().map(|&(_, t)| t).collect();
         // The quiet leaves after the table's turn, in the generator's order, and the first
         // of them to beat every one before it: with beta at its value, it cuts the node off.
         let quiet: Vec<(usize, i32)> = (1..turns.len())
@@ -357,14 +359,7 @@ mod tests {
         assert!(quiet.len() > cut + 1, "leaves left unread: {quiet:?}");
         let table_read = value(&turns[0]).is_some() as u64;
         let mut searcher = Searcher::new(1);
-        let node = Node {
-            depth: 1,
-            ply: 0,
-            me,
-            forced: false,
-            beta,
-        };
-        let got = picked(&mut searcher, &mut board, node, turns[0]);
+        let got = picked(&mut searcher, &mut board, frontier(me, beta), turns[0]);
         assert_eq!((got[1].turn, got[1].leaf), (turns[at], Some(beta)));
         // The leaves read before it are dropped; every turn after it is handed unread.
         let read: Vec<Turn> = quiet[..cut].iter().map(|&(i, _)| turns[i]).collect();
