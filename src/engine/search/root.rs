@@ -250,7 +250,7 @@ impl Searcher {
             let turn = root[i].1;
             board.place_turn(&turn, me);
             let score = if i == 0 {
-                self.search_first_turn(board, child, last_score)
+                self.search_first_turn(board, child, beta, last_score)
             } else {
                 let mut s = -self.negamax(board, child, 1, -alpha - 1, -alpha);
                 if s > alpha && !self.stopped {
@@ -282,14 +282,14 @@ impl Searcher {
     /// searched `child` turns deep. After a first iteration it is first searched in a window
     /// around the last score: the score rarely moves far from one iteration to the next, and
     /// a narrow window cuts more of the tree below. Outside the window it is searched again
-    /// with the full one.
+    /// with the root's full window (-`full`, `full`).
     fn search_first_turn(
         &mut self,
         board: &mut Position,
         child: i32,
+        full: i32,
         last_score: Option<i32>,
     ) -> i32 {
-        let full = WIN + 1;
         if let Some(last) = last_score.filter(|s| s.abs() < WIN_BOUND) {
             let (low, high) = (last - ASPIRATION_WINDOW, last + ASPIRATION_WINDOW);
             let score = -self.negamax(board, child, 1, -high, -low);
