@@ -226,8 +226,8 @@ impl Searcher {
         Some(depth)
     }
 
-    /// One iteration over the root turns, in order, the first with the full window and the
-    /// rest with a null window first. Stores each turn's score in `root`. The soft limit may
+    /// One iteration over the root turns, in order, the first in a window around the last
+    /// iteration's score (`search_first_turn`) and the rest with a null window first. Stores each turn's score in `root`. The soft limit may
     /// end it between two turns: what was searched of it counts.
     fn search_root(
         &mut self,
@@ -334,4 +334,49 @@ struct RootIteration {
     alpha: i32,
     /// The first turn's score fell well below the last iteration's.
     falling: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::pairs::generate;
+    use crate::engine::tunables::ROOT_PAIRS;
+    use crate::rules::board::Board;
+    use std::sync::Arc;
+
+    /// The score of the generator's first turn in a quiet middle game, searched two turns
+    /// deep by a fresh searcher as the root's first turn after an iteration that scored
+    /// `last` (`None`: the first iteration).
+    fn first_turn_score(last: Option<i32>) -> i32 {
+        let mut searcher = Searcher::new(1);
+        searcher.iteration = 3;
+        let board = Board::from_turns("JJ KKKJ IIHH LLML").unwrap();
+        let me = board.side_to_move();
+        let mut position = Position::new(board, &searcher.models.eval);
+        let mut root = Pairs::new();
+        let worth = Arc::clone(&searcher.models.ranking);
+        position.with_board(|b| generate(&worth, b, &mut root, ROOT_PAIRS));
+        position.place_turn(&root[0].1, me);
+        searcher.search_first_turn(&mut position, 2, WIN + 1, last)
+    }
+
+    #[test]
+    fn the_first_root_turn_keeps_its_exact_score_wherever_the_last_one_was() {
+        let exact = first_turn_score(None);
+        assert!(exact.abs() < WIN_BOUND, "{exact}");
+        // Within the window the narrow search is exact; outside it, above or below, the
+        // full window's search again gives the same score.
+        for shift in [
+            -1000,
+            -3 * ASPIRATION_WINDOW,
+            -1,
+            0,
+            1,
+            3 * ASPIRATION_WINDOW,
+            1000,
+        ] {
+            let last = exact + shift;
+            assert_eq!(first_turn_score(Some(last)), exact, "last score {last}");
+        }
+    }
 }
