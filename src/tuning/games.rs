@@ -259,6 +259,13 @@ pub(super) const LATER_SELF_PLAY: [(&str, &str); 3] = [
     ),
 ];
 
+/// Self-play files no fit reads yet, kept for the next refits (docs/tuning.md).
+#[cfg(test)]
+pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 1] = [(
+    "selfplay-games-6",
+    include_str!("../../tests/data/selfplay-games-6.txt"),
+)];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,13 +336,13 @@ mod tests {
         assert_eq!(game_line(&drawn), None, "draws are left out");
     }
 
-    /// The later self-play files (read by the ranking's fit, kept for the next refits of
-    /// the rest): every game reads, replays legally, and ends in a six for the side its
+    /// The later self-play files (read by the ranking's fit, or by no fit yet, kept for the
+    /// next refits): every game reads, replays legally, and ends in a six for the side its
     /// result names.
     #[test]
     fn the_later_self_play_files_replay_to_their_results() {
         use crate::rules::board::Color;
-        for (name, text) in LATER_SELF_PLAY {
+        for (name, text) in LATER_SELF_PLAY.into_iter().chain(UNFITTED_SELF_PLAY) {
             let games = read_game_turns(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(games.len() > 250, "{name}: {} games", games.len());
             for (n, game) in games.iter().enumerate() {
