@@ -13,7 +13,7 @@ use fxhash::FxHashMap;
 use std::fmt;
 
 /// The first bytes of a book file, with its format's version.
-pub const MAGIC: &[u8; 8] = b"C6BOOK01";
+pub const MAGIC: &[u8; 8] = b"C6BOOK02";
 
 /// Stones of one colour a book position may hold (a bound on a damaged file's counts).
 const MAX_STONES: usize = 32;
@@ -26,7 +26,10 @@ pub struct Settings {
     pub radius: u8,
     /// White's reply is in the book for black's first stone within this distance of `JJ`.
     pub first_radius: u8,
-    /// Main-search nodes for each black second turn.
+    /// White's second turn is in the book after each of those replies and this many black
+    /// second turns, the move generator's best there.
+    pub second_turns: u8,
+    /// Main-search nodes for each black second turn and each white second turn.
     pub nodes: u64,
     /// Main-search nodes for black's first stone and white's replies.
     pub reply_nodes: u64,
@@ -212,6 +215,7 @@ impl Book {
         let settings = Settings {
             radius: r.u8()?,
             first_radius: r.u8()?,
+            second_turns: r.u8()?,
             nodes: r.u64()?,
             reply_nodes: r.u64()?,
             hash_mb: r.u32()?,
@@ -252,6 +256,7 @@ pub fn encode(settings: &Settings, entries: &[Entry]) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     out.push(settings.radius);
     out.push(settings.first_radius);
+    out.push(settings.second_turns);
     out.extend_from_slice(&settings.nodes.to_le_bytes());
     out.extend_from_slice(&settings.reply_nodes.to_le_bytes());
     out.extend_from_slice(&settings.hash_mb.to_le_bytes());
@@ -387,6 +392,7 @@ mod tests {
         let settings = Settings {
             radius: 1,
             first_radius: 0,
+            second_turns: 0,
             nodes: 10,
             reply_nodes: 20,
             hash_mb: 1,
@@ -481,6 +487,10 @@ mod tests {
     fn a_damaged_file_is_refused_with_its_reason() {
         let (_, bytes) = small_book();
         assert!(matches!(Book::decode(b"C6BOOK00"), Err(BookError::Magic)));
+        // A book of the format before white's second turns is another format.
+        let mut older = bytes.clone();
+        older[..MAGIC.len()].copy_from_slice(b"C6BOOK01");
+        assert!(matches!(Book::decode(&older), Err(BookError::Magic)));
         for cut in [4, 12, bytes.len() - 1] {
             assert!(
                 matches!(
@@ -498,7 +508,7 @@ mod tests {
                 offset: bytes.len()
             }
         );
-        let header = MAGIC.len() + 2 + 8 + 8 + 4 + 4;
+        let header = MAGIC.len() + 3 + 8 + 8 + 4 + 4;
         let mut off_board = bytes.clone();
         off_board[header + 2..header + 4].copy_from_slice(&361u16.to_le_bytes());
         assert!(matches!(

@@ -3,7 +3,10 @@
 //! The positions: the empty board (black's first stone); black's first stone on each cell
 //! within `--first-radius` of `JJ` (white's reply); and `JJ` with every white pair whose
 //! stones both lie within `--radius` of it (black's second turn), each shape once up to the
-//! board's eight symmetries. Each is searched afresh by the engine with its embedded models
+//! board's eight symmetries. Then, built on those entries, white's second turn: each white
+//! reply the book holds, played, and the `--second-turns` black turns a short search scores
+//! best there (the turns a strong opponent would play; games between strong engines are
+//! decided in these first turns). Each is searched afresh by the engine with its embedded models
 //! at a node limit, on one thread with its own table, so an entry is a function of its
 //! position and the settings alone: the same command writes the same bytes on any machine,
 //! whatever the order the workers finish in. The search's threat phases run inside it, so
@@ -12,7 +15,8 @@
 use super::args::worker_threads;
 use super::batch::duration_text;
 use super::node_limits;
-use crate::engine::book::{Entry, Key, Settings, canonical, encode, transform_turn};
+use super::openings::black_replies;
+use crate::engine::book::{Entry, Key, Settings, canonical, encode, stones, transform_turn};
 use crate::engine::models::Models;
 use crate::engine::search::Searcher;
 use crate::pool::{self, Flow};
@@ -26,6 +30,7 @@ use std::time::{Duration, Instant};
 pub const DEFAULTS: Settings = Settings {
     radius: 2,
     first_radius: 1,
+    second_turns: 12,
     nodes: 8_000_000,
     reply_nodes: 16_000_000,
     hash_mb: 64,
@@ -44,7 +49,12 @@ pub struct BookArgs {
     #[arg(long, value_name = "R", default_value_t = DEFAULTS.first_radius,
           value_parser = clap::value_parser!(u8).range(0..=6))]
     pub first_radius: u8,
-    /// Main-search nodes for each black second turn.
+    /// White's second turn after each white reply in the book and the K black turns a
+    /// depth-4 search scores best there, of the move generator's best 20 (0: none).
+    #[arg(long, value_name = "K", default_value_t = DEFAULTS.second_turns,
+          value_parser = clap::value_parser!(u8).range(0..=60))]
+    pub second_turns: u8,
+    /// Main-search nodes for each black second turn and each white second turn.
     #[arg(long, value_name = "N", default_value_t = DEFAULTS.nodes,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
@@ -68,6 +78,7 @@ impl BookArgs {
         Settings {
             radius: self.radius,
             first_radius: self.first_radius,
+            second_turns: self.second_turns,
             nodes: self.nodes,
             reply_nodes: self.reply_nodes,
             hash_mb: self.hash_mb,
@@ -96,6 +107,60 @@ pub fn positions(settings: &Settings) -> Vec<Key> {
         }
     }
     keys.into_iter().collect()
+}
+
+/// The search depth that picks black's second turns (`tune replies`' default): deep enough
+/// to tell the turns a strong opponent would play from the generator's merely likely ones.
+pub const SECOND_TURN_DEPTH: u8 = 4;
+
+/// The positions of white's second turn, built on the first turns' `entries`: each white
+/// reply to a single black stone played, then each of the `second_turns` black turns a
+/// search to `SECOND_TURN_DEPTH` scores best for black among the move generator's best
+/// (`openings::black_replies`, the embedded models: the turns a strong opponent would
+/// play); each shape once, in canonical order, none already among the first turns.
+pub fn second_positions(settings: &Settings, first: &[Entry]) -> Vec<Key> {
+    let known: BTreeSet<Key> = first.iter().map(key_of).collect();
+    let models = Models::embedded();
+    let mut keys = BTreeSet::new();
+    let replies = first
+        .iter()
+        .filter(|e| e.black.len() == 1 && e.white.is_empty());
+    for reply in replies {
+        for (board, _) in black_second_turns(reply, settings.second_turns as usize, &models) {
+            let (black, white) = stones(&board);
+            let key = canonical(&black, &white).0;
+            if !known.contains(&key) {
+                keys.insert(key);
+            }
+        }
+    }
+    keys.into_iter().collect()
+}
+
+/// After the white `reply` to a single black stone, the `count` black turns a search to
+/// `SECOND_TURN_DEPTH` scores best for black, best first: each position (in the reply's
+/// frame) with black's score. Turns that end the game are left out.
+fn black_second_turns(reply: &Entry, count: usize, models: &Models) -> Vec<(Board, i32)> {
+    let opening = format!("{} {}", reply.black[0], reply.turn);
+    black_replies(&[opening], count, SECOND_TURN_DEPTH, models)
+        .into_iter()
+        .filter_map(|(text, score)| Some((Board::from_turns(&text).ok()?, score)))
+        .filter(|(board, _)| !board.is_over())
+        .collect()
+}
+
+/// Every position of a book whose first turns are `first`: those, then white's second turns.
+pub fn all_positions(settings: &Settings, first: &[Entry]) -> Vec<Key> {
+    let mut keys: Vec<Key> = first.iter().map(key_of).collect();
+    keys.extend(second_positions(settings, first));
+    keys
+}
+
+fn key_of(entry: &Entry) -> Key {
+    Key {
+        black: entry.black.clone(),
+        white: entry.white.clone(),
+    }
 }
 
 /// The board of a book position.
@@ -164,30 +229,30 @@ pub fn entries(
         .collect()
 }
 
-/// `tune book`: every position searched, the book written to `--out`.
+/// `tune book`: every position searched, the book written to `--out`: the first turns, then
+/// white's second turns after the replies they chose.
 pub fn build_book(a: &BookArgs) -> Result<(), String> {
     let settings = a.settings();
-    let keys = positions(&settings);
     let threads = worker_threads(a.threads);
     eprintln!(
-        "book: {} positions (radius {}, first radius {}), {} nodes each, {} for the first \
+        "book: radius {}, first radius {}, {} second turns, {} nodes each, {} for the first \
          turns, {} MB tables, {threads} threads",
-        keys.len(),
         settings.radius,
         settings.first_radius,
+        settings.second_turns,
         settings.nodes,
         settings.reply_nodes,
         settings.hash_mb
     );
     let began = Instant::now();
-    let mut last = began;
-    let total = keys.len();
-    let list = entries(&settings, &keys, threads, |done, _| {
-        if done == total || last.elapsed() >= Duration::from_secs(10) {
-            eprintln!("book: {}", progress_line(done, total, began.elapsed()));
-            last = Instant::now();
-        }
-    })?;
+    let mut list = searched("first turns", &settings, &positions(&settings), threads)?;
+    let second = second_positions(&settings, &list);
+    list.extend(searched(
+        "white's second turns",
+        &settings,
+        &second,
+        threads,
+    )?);
     let bytes = encode(&settings, &list);
     std::fs::write(&a.out, &bytes).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
     println!(
@@ -198,6 +263,25 @@ pub fn build_book(a: &BookArgs) -> Result<(), String> {
         duration_text(began.elapsed().as_secs_f64())
     );
     Ok(())
+}
+
+/// `entries` with a progress line on stderr every ten seconds and at the end.
+fn searched(
+    stage: &str,
+    settings: &Settings,
+    keys: &[Key],
+    threads: usize,
+) -> Result<Vec<Entry>, String> {
+    eprintln!("book: {stage}: {} positions", keys.len());
+    let began = Instant::now();
+    let mut last = began;
+    let total = keys.len();
+    entries(settings, keys, threads, |done, _| {
+        if done == total || last.elapsed() >= Duration::from_secs(10) {
+            eprintln!("book: {}", progress_line(done, total, began.elapsed()));
+            last = Instant::now();
+        }
+    })
 }
 
 /// `40 of 156 positions (25.6%), 3.1 positions/min, about 37 min left`.
@@ -219,15 +303,19 @@ fn progress_line(done: usize, total: usize, elapsed: Duration) -> String {
 mod tests {
     use super::*;
     use crate::engine::book::{Book, encode_entry};
+    use crate::engine::search::Limits;
+    use crate::rules::coord::SYMMETRIES;
 
-    /// How many of the embedded book's entries the byte check searches again:
+    /// Which of the embedded book's entries the byte check searches again:
     /// `CONNECT6_BOOK_ENTRIES=all` for every one (the whole build's time), else a number
-    /// spread over the file; by default one (a search of 8,000,000 nodes, some 20 s).
-    fn entries_to_check(total: usize) -> Vec<usize> {
+    /// spread over the file; by default two, one of the first turns and one of white's
+    /// second turns (searches of 8,000,000 nodes, some 20 s each), so that a change to the
+    /// search or the models that moves book turns is likely to be caught in either part.
+    fn entries_to_check(first: usize, total: usize) -> Vec<usize> {
         let asked = std::env::var("CONNECT6_BOOK_ENTRIES").unwrap_or_default();
         let k = match asked.as_str() {
             "all" => return (0..total).collect(),
-            "" => 1,
+            "" => return vec![first / 2, (first + total) / 2],
             n => n.parse().expect("CONNECT6_BOOK_ENTRIES: `all` or a number"),
         };
         let k: usize = std::cmp::min(k, total);
@@ -258,6 +346,95 @@ mod tests {
         assert_eq!(defaults.len(), 1 + 3 + 44);
     }
 
+    fn first_entry(black: &[Cell], white: &[Cell], turn: &str) -> Entry {
+        let (key, s) = canonical(black, white);
+        let turn = crate::rules::coord::Turn::parse(turn).unwrap();
+        Entry {
+            black: key.black,
+            white: key.white,
+            turn: transform_turn(&turn, s),
+            score: 0,
+            depth: 1,
+        }
+    }
+
+    fn cell(text: &str) -> Cell {
+        crate::rules::coord::parse_cell(text).unwrap()
+    }
+
+    #[test]
+    fn white_s_second_turns_follow_the_book_s_replies() {
+        let centre = Cell::CENTER;
+        let reply = first_entry(&[centre], &[], "IGHH");
+        // Black's second turn is not a reply to a single stone: nothing follows it.
+        let black_turn = first_entry(&[centre], &[cell("KI"), cell("KK")], "IJHJ");
+        let settings = Settings {
+            second_turns: 8,
+            ..DEFAULTS
+        };
+        let keys = second_positions(&settings, &[reply.clone(), black_turn.clone()]);
+        assert!(!keys.is_empty() && keys.len() <= 8, "{}", keys.len());
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+        for k in &keys {
+            assert_eq!(canonical(&k.black, &k.white).0, *k);
+            assert_eq!((k.black.len(), k.white.len()), (3, 2), "{k:?}");
+        }
+        // Each is the reply's position with two black stones more, in some frame.
+        let mut reply_board = board_of(&key_of(&reply));
+        reply_board.play_turn(&reply.turn).unwrap();
+        let (black, white) = stones(&reply_board);
+        for k in &keys {
+            let holds = (0..SYMMETRIES).any(|s| {
+                let image = |v: &[Cell]| {
+                    let mut image: Vec<Cell> = v.iter().map(|c| c.image(s)).collect();
+                    image.sort_unstable();
+                    image
+                };
+                image(&black).iter().all(|c| k.black.contains(c)) && image(&white) == k.white
+            });
+            assert!(holds, "{k:?}");
+        }
+        // Asked for more, the first are among them; and they are the ones black scores best,
+        // by a fresh search of each position.
+        let wider = second_positions(
+            &Settings {
+                second_turns: 16,
+                ..DEFAULTS
+            },
+            std::slice::from_ref(&reply),
+        );
+        assert!(wider.len() > keys.len());
+        assert!(keys.iter().all(|k| wider.contains(k)));
+        let scored = black_second_turns(&reply, 16, &Models::embedded());
+        let fresh: Vec<i32> = scored
+            .iter()
+            .map(|(board, _)| {
+                -Searcher::with_models(16, Models::embedded())
+                    .search(board, Limits::depth(SECOND_TURN_DEPTH))
+                    .score
+            })
+            .collect();
+        assert_eq!(fresh, scored.iter().map(|&(_, s)| s).collect::<Vec<_>>());
+        assert!(
+            fresh.windows(2).all(|w| w[0] >= w[1]),
+            "best first: {fresh:?}"
+        );
+        let first_eight: BTreeSet<Key> = scored[..8]
+            .iter()
+            .map(|(board, _)| {
+                let (black, white) = stones(board);
+                canonical(&black, &white).0
+            })
+            .collect();
+        assert_eq!(first_eight, keys.iter().cloned().collect());
+        let none = Settings {
+            second_turns: 0,
+            ..DEFAULTS
+        };
+        assert!(second_positions(&none, std::slice::from_ref(&reply)).is_empty());
+        assert!(second_positions(&settings, &[black_turn]).is_empty());
+    }
+
     #[test]
     fn the_embedded_book_is_what_the_builder_makes() {
         let bytes = include_bytes!("../engine/book.bin");
@@ -265,19 +442,15 @@ mod tests {
         assert_eq!(book.settings, DEFAULTS, "built with `tune book`'s defaults");
         // Its positions, in their order, are the builder's, and the file is exactly their
         // encoding.
-        let keys = positions(&book.settings);
-        let stored: Vec<Key> = book
-            .entries()
-            .iter()
-            .map(|e| Key {
-                black: e.black.clone(),
-                white: e.white.clone(),
-            })
-            .collect();
+        // The first turns' entries come first; white's second turns follow from them.
+        let first = positions(&book.settings);
+        let keys = all_positions(&book.settings, &book.entries()[..first.len()]);
+        let stored: Vec<Key> = book.entries().iter().map(key_of).collect();
+        assert_eq!(stored[..first.len()], first[..]);
         assert_eq!(stored, keys);
         assert_eq!(encode(&book.settings, book.entries()), bytes.to_vec());
         // Entries searched again give the same bytes.
-        let chosen = entries_to_check(keys.len());
+        let chosen = entries_to_check(first.len(), keys.len());
         let subset: Vec<Key> = chosen.iter().map(|&i| keys[i].clone()).collect();
         let rebuilt = entries(&book.settings, &subset, 2, |_, _| {}).unwrap();
         for (&i, entry) in chosen.iter().zip(&rebuilt) {
