@@ -27,7 +27,7 @@ pub struct Settings {
     /// White's reply is in the book for black's first stone within this distance of `JJ`.
     pub first_radius: u8,
     /// White's second turn is in the book after each of those replies and this many black
-    /// second turns, the move generator's best there.
+    /// second turns there, the ones a short search scores best for black (`tune book`).
     pub second_turns: u8,
     /// Main-search nodes for each black second turn and each white second turn.
     pub nodes: u64,

@@ -149,13 +149,6 @@ fn black_second_turns(reply: &Entry, count: usize, models: &Models) -> Vec<(Boar
         .collect()
 }
 
-/// Every position of a book whose first turns are `first`: those, then white's second turns.
-pub fn all_positions(settings: &Settings, first: &[Entry]) -> Vec<Key> {
-    let mut keys: Vec<Key> = first.iter().map(key_of).collect();
-    keys.extend(second_positions(settings, first));
-    keys
-}
-
 fn key_of(entry: &Entry) -> Key {
     Key {
         black: entry.black.clone(),
@@ -444,7 +437,9 @@ mod tests {
         // encoding.
         // The first turns' entries come first; white's second turns follow from them.
         let first = positions(&book.settings);
-        let keys = all_positions(&book.settings, &book.entries()[..first.len()]);
+        let first_entries = &book.entries()[..first.len()];
+        let mut keys: Vec<Key> = first_entries.iter().map(key_of).collect();
+        keys.extend(second_positions(&book.settings, first_entries));
         let stored: Vec<Key> = book.entries().iter().map(key_of).collect();
         assert_eq!(stored[..first.len()], first[..]);
         assert_eq!(stored, keys);
