@@ -261,10 +261,16 @@ pub(super) const LATER_SELF_PLAY: [(&str, &str); 3] = [
 
 /// Self-play files no fit reads yet, kept for the next refits (docs/tuning.md).
 #[cfg(test)]
-pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 1] = [(
-    "selfplay-games-6",
-    include_str!("../../tests/data/selfplay-games-6.txt"),
-)];
+pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 2] = [
+    (
+        "selfplay-games-6",
+        include_str!("../../tests/data/selfplay-games-6.txt"),
+    ),
+    (
+        "selfplay-games-7",
+        include_str!("../../tests/data/selfplay-games-7.txt"),
+    ),
+];
 
 #[cfg(test)]
 mod tests {
