@@ -15,7 +15,7 @@
 use super::args::worker_threads;
 use super::batch::duration_text;
 use super::node_limits;
-use super::openings::black_replies;
+use super::openings::{REPLY_DEPTH, black_replies};
 use crate::engine::book::{Entry, Key, Settings, canonical, encode, stones, transform_turn};
 use crate::engine::models::Models;
 use crate::engine::search::Searcher;
@@ -109,13 +109,9 @@ pub fn positions(settings: &Settings) -> Vec<Key> {
     keys.into_iter().collect()
 }
 
-/// The search depth that picks black's second turns (`tune replies`' default): deep enough
-/// to tell the turns a strong opponent would play from the generator's merely likely ones.
-pub const SECOND_TURN_DEPTH: u8 = 4;
-
 /// The positions of white's second turn, built on the first turns' `entries`: each white
 /// reply to a single black stone played, then each of the `second_turns` black turns a
-/// search to `SECOND_TURN_DEPTH` scores best for black among the move generator's best
+/// search to `REPLY_DEPTH` scores best for black among the move generator's best
 /// (`openings::black_replies`, the embedded models: the turns a strong opponent would
 /// play); each shape once, in canonical order, none already among the first turns.
 pub fn second_positions(settings: &Settings, first: &[Entry]) -> Vec<Key> {
@@ -138,14 +134,16 @@ pub fn second_positions(settings: &Settings, first: &[Entry]) -> Vec<Key> {
 }
 
 /// After the white `reply` to a single black stone, the `count` black turns a search to
-/// `SECOND_TURN_DEPTH` scores best for black, best first: each position (in the reply's
-/// frame) with black's score. Turns that end the game are left out.
+/// `REPLY_DEPTH` scores best for black, best first: each position (in the reply's
+/// frame) with black's score.
 fn black_second_turns(reply: &Entry, count: usize, models: &Models) -> Vec<(Board, i32)> {
     let opening = format!("{} {}", reply.black[0], reply.turn);
-    black_replies(&[opening], count, SECOND_TURN_DEPTH, models)
+    black_replies(&[opening], count, REPLY_DEPTH, models)
         .into_iter()
-        .filter_map(|(text, score)| Some((Board::from_turns(&text).ok()?, score)))
-        .filter(|(board, _)| !board.is_over())
+        .map(|(text, score)| {
+            let board = Board::from_turns(&text).expect("black_replies writes legal turns");
+            (board, score)
+        })
         .collect()
 }
 
@@ -403,7 +401,7 @@ mod tests {
             .iter()
             .map(|(board, _)| {
                 -Searcher::with_models(16, Models::embedded())
-                    .search(board, Limits::depth(SECOND_TURN_DEPTH))
+                    .search(board, Limits::depth(REPLY_DEPTH))
                     .score
             })
             .collect();

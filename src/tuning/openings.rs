@@ -153,6 +153,11 @@ pub fn balanced_openings(
 /// best, since the search would play one of them.
 pub const REPLY_CANDIDATES: usize = 20;
 
+/// The search depth that scores black's pairs by default (`tune replies`, and the book's
+/// black second turns): deep enough to tell the turns a strong black plays from the
+/// generator's merely likely ones.
+pub const REPLY_DEPTH: u8 = 4;
+
 /// Three-turn openings from two-turn ones: each of `openings` (black to move) followed by
 /// the `per` black pairs that score best for black at search depth `depth`, of the
 /// generator's best `REPLY_CANDIDATES`; each with black's score (ties by text). A two-turn

@@ -6,7 +6,7 @@
 //! the game); `replies` extends each two-turn opening of a file to three turns with the K
 //! black pairs that score best for black at search depth D.
 
-use super::{REPLY_CANDIDATES, balanced_openings, black_replies, two_turn_openings};
+use super::{REPLY_CANDIDATES, REPLY_DEPTH, balanced_openings, black_replies, two_turn_openings};
 use crate::engine::models::ModelArgs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -47,7 +47,7 @@ pub struct RepliesArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Score black's pairs at search depth D (1..=60).
-    #[arg(long, value_name = "D", default_value_t = 4,
+    #[arg(long, value_name = "D", default_value_t = REPLY_DEPTH,
           value_parser = clap::value_parser!(u8).range(1..=60))]
     pub balance_depth: u8,
     /// The ranking and evaluation that pick and score black's pairs.
