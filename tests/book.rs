@@ -1,5 +1,5 @@
-//! The opening book through the real binary: white's reply to `JJ`, and white's second turn
-//! after black's likeliest second turns, are the book's turns, said in the log as the book's,
+//! The opening book through the real binary: white's reply to `JJ`, and white's second and
+//! third turns after black's likeliest turns, are the book's turns, said in the log as the book's,
 //! and with `--no-book` the same request is searched.
 
 mod common;
@@ -46,14 +46,51 @@ fn the_first_turns_come_from_the_book_unless_it_is_off() {
     assert!(stderr.contains(" depth "), "the search's line: {stderr}");
 }
 
+/// Black's turns the book holds after white's turn on `board` (white's stones as the board
+/// has them, black to move): the book's positions with two black stones more, in the
+/// board's frame.
+fn black_turns_in_book(book: &Book, board: &Board) -> Vec<connect6::rules::coord::Turn> {
+    use connect6::rules::board::Color;
+    use connect6::rules::coord::{Cell, SYMMETRIES, Turn};
+    let of = |color: Color| -> Vec<Cell> {
+        let mut v: Vec<Cell> = Cell::all()
+            .filter(|&c| board.get(c) == Some(color))
+            .collect();
+        v.sort();
+        v
+    };
+    let (black, white) = (of(Color::Black), of(Color::White));
+    let mut turns = Vec::new();
+    for entry in book.entries() {
+        if entry.black.len() != black.len() + 2 || entry.white.len() != white.len() {
+            continue;
+        }
+        for s in 0..SYMMETRIES {
+            let image = |v: &[Cell]| {
+                let mut image: Vec<Cell> = v.iter().map(|c| c.image(s)).collect();
+                image.sort();
+                image
+            };
+            let blacks = image(&entry.black);
+            if image(&entry.white) == white && black.iter().all(|c| blacks.contains(c)) {
+                let mut new = blacks.into_iter().filter(|c| !black.contains(c));
+                let (a, b) = (new.next().unwrap(), new.next().unwrap());
+                turns.push(Turn::two(a, b));
+                break;
+            }
+        }
+    }
+    turns
+}
+
 /// A real game's white: black opens `JJ`, the engine answers from the book, and black plays
 /// one of the second turns the book holds after that reply (the turns a strong opponent
-/// would play), in the game's own frame; the engine's second turn comes from the book too:
-/// the stored turn of the position's canonical form, mapped onto the board as it stands.
+/// would play), in the game's own frame, then one of the third turns it holds after white's
+/// second; the engine's second and third turns come from the book too: the stored turn of
+/// the position's canonical form, mapped onto the board as it stands.
 #[test]
-fn white_answers_black_s_likeliest_second_turns_from_the_book() {
+fn white_answers_black_s_likeliest_turns_from_the_book() {
     use connect6::rules::board::{Color, PlaceTurn};
-    use connect6::rules::coord::{Cell, SYMMETRIES, Turn};
 
     let book = Book::embedded();
     let mut board = Board::from_turns("JJ").unwrap();
@@ -62,31 +99,7 @@ fn white_answers_black_s_likeliest_second_turns_from_the_book() {
         .expect("the reply to JJ is in the book")
         .turn;
     board.place_turn(&reply, Color::White);
-    let mut white: Vec<Cell> = reply.cells().collect();
-    white.sort();
-    // Black's turns after this reply, from the book's positions: the images that put the
-    // white stones where the reply put them (the symmetries all keep JJ).
-    let mut blacks: Vec<Turn> = Vec::new();
-    for entry in book.entries() {
-        if entry.black.len() != 3 || entry.white.len() != 2 || !entry.black.contains(&Cell::CENTER)
-        {
-            continue;
-        }
-        for s in 0..SYMMETRIES {
-            let mut image: Vec<Cell> = entry.white.iter().map(|c| c.image(s)).collect();
-            image.sort();
-            if image == white {
-                let mut stones = entry
-                    .black
-                    .iter()
-                    .map(|c| c.image(s))
-                    .filter(|&c| c != Cell::CENTER);
-                let (a, b) = (stones.next().unwrap(), stones.next().unwrap());
-                blacks.push(Turn::two(a.min(b), a.max(b)));
-                break;
-            }
-        }
-    }
+    let blacks = black_turns_in_book(&book, &board);
     assert!(
         blacks.len() >= 8,
         "black's second turns after {reply}: {blacks:?}"
@@ -95,17 +108,37 @@ fn white_answers_black_s_likeliest_second_turns_from_the_book() {
         board.place_turn(&black, Color::Black);
         let second = book
             .lookup(&board)
-            .unwrap_or_else(|| panic!("white's turn after {black} is in the book"));
-        assert!(board.check_turn(&second.turn).is_ok());
-        let input = format!("new white\nmove JJ@@\nmove {}\n", black.to_protocol(false));
+            .unwrap_or_else(|| panic!("white's turn after {black} is in the book"))
+            .turn;
+        assert!(board.check_turn(&second).is_ok());
+        board.place_turn(&second, Color::White);
+        let thirds = black_turns_in_book(&book, &board);
+        assert!(
+            thirds.len() >= 4,
+            "black's third turns after {second}: {thirds:?}"
+        );
+        let third_black = thirds[thirds.len() / 2];
+        board.place_turn(&third_black, Color::Black);
+        let third = book
+            .lookup(&board)
+            .unwrap_or_else(|| panic!("white's turn after {third_black} is in the book"))
+            .turn;
+        let input = format!(
+            "new white\nmove JJ@@\nmove {}\nmove {}\n",
+            black.to_protocol(false),
+            third_black.to_protocol(false)
+        );
         let (stdout, stderr) = converse(&[], &input);
         let expected = format!(
-            "move {}\nmove {}\n",
+            "move {}\nmove {}\nmove {}\n",
             reply.to_protocol(false),
-            second.turn.to_protocol(false)
+            second.to_protocol(false),
+            third.to_protocol(false)
         );
         assert_eq!(stdout, expected, "{stderr}");
-        assert_eq!(stderr.matches("from the book").count(), 2, "{stderr}");
+        assert_eq!(stderr.matches("from the book").count(), 3, "{stderr}");
+        board.remove_turn(&third_black);
+        board.remove_turn(&second);
         board.remove_turn(&black);
     }
 }

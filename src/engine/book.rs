@@ -13,7 +13,7 @@ use fxhash::FxHashMap;
 use std::fmt;
 
 /// The first bytes of a book file, with its format's version.
-pub const MAGIC: &[u8; 8] = b"C6BOOK02";
+pub const MAGIC: &[u8; 8] = b"C6BOOK03";
 
 /// Stones of one colour a book position may hold (a bound on a damaged file's counts).
 const MAX_STONES: usize = 32;
@@ -29,7 +29,10 @@ pub struct Settings {
     /// White's second turn is in the book after each of those replies and this many black
     /// second turns there, the ones a short search scores best for black (`tune book`).
     pub second_turns: u8,
-    /// Main-search nodes for each black second turn and each white second turn.
+    /// White's third turn is in the book after each of its second turns and this many black
+    /// third turns there, chosen in the same way.
+    pub third_turns: u8,
+    /// Main-search nodes for each black second turn and each white second and third turn.
     pub nodes: u64,
     /// Main-search nodes for black's first stone and white's replies.
     pub reply_nodes: u64,
@@ -216,6 +219,7 @@ impl Book {
             radius: r.u8()?,
             first_radius: r.u8()?,
             second_turns: r.u8()?,
+            third_turns: r.u8()?,
             nodes: r.u64()?,
             reply_nodes: r.u64()?,
             hash_mb: r.u32()?,
@@ -257,6 +261,7 @@ pub fn encode(settings: &Settings, entries: &[Entry]) -> Vec<u8> {
     out.push(settings.radius);
     out.push(settings.first_radius);
     out.push(settings.second_turns);
+    out.push(settings.third_turns);
     out.extend_from_slice(&settings.nodes.to_le_bytes());
     out.extend_from_slice(&settings.reply_nodes.to_le_bytes());
     out.extend_from_slice(&settings.hash_mb.to_le_bytes());
@@ -393,6 +398,7 @@ mod tests {
             radius: 1,
             first_radius: 0,
             second_turns: 0,
+            third_turns: 0,
             nodes: 10,
             reply_nodes: 20,
             hash_mb: 1,
@@ -487,10 +493,12 @@ mod tests {
     fn a_damaged_file_is_refused_with_its_reason() {
         let (_, bytes) = small_book();
         assert!(matches!(Book::decode(b"C6BOOK00"), Err(BookError::Magic)));
-        // A book of the format before white's second turns is another format.
-        let mut older = bytes.clone();
-        older[..MAGIC.len()].copy_from_slice(b"C6BOOK01");
-        assert!(matches!(Book::decode(&older), Err(BookError::Magic)));
+        // Books of the formats before white's second and third turns are other formats.
+        for magic in [b"C6BOOK01", b"C6BOOK02"] {
+            let mut older = bytes.clone();
+            older[..MAGIC.len()].copy_from_slice(magic);
+            assert!(matches!(Book::decode(&older), Err(BookError::Magic)));
+        }
         for cut in [4, 12, bytes.len() - 1] {
             assert!(
                 matches!(
@@ -508,7 +516,8 @@ mod tests {
                 offset: bytes.len()
             }
         );
-        let header = MAGIC.len() + 3 + 8 + 8 + 4 + 4;
+        // The magic, four one-byte settings, the two node counts, the table size, the count.
+        let header = MAGIC.len() + 4 + 8 + 8 + 4 + 4;
         let mut off_board = bytes.clone();
         off_board[header + 2..header + 4].copy_from_slice(&361u16.to_le_bytes());
         assert!(matches!(

@@ -6,7 +6,8 @@
 //! board's eight symmetries. Then, built on those entries, white's second turn: each white
 //! reply the book holds, played, and the `--second-turns` black turns a short search scores
 //! best there (the turns a strong opponent would play; games between strong engines are
-//! decided in these first turns). Each is searched afresh by the engine with its embedded models
+//! decided in these first turns); and in the same way white's third turn after each of its
+//! second turns and black's `--third-turns` best turns there. Each is searched afresh by the engine with its embedded models
 //! at a node limit, on one thread with its own table, so an entry is a function of its
 //! position and the settings alone: the same command writes the same bytes on any machine,
 //! whatever the order the workers finish in. The search's threat phases run inside it, so
@@ -31,6 +32,7 @@ pub const DEFAULTS: Settings = Settings {
     radius: 2,
     first_radius: 1,
     second_turns: 12,
+    third_turns: 8,
     nodes: 8_000_000,
     reply_nodes: 16_000_000,
     hash_mb: 64,
@@ -54,7 +56,12 @@ pub struct BookArgs {
     #[arg(long, value_name = "K", default_value_t = DEFAULTS.second_turns,
           value_parser = clap::value_parser!(u8).range(0..=60))]
     pub second_turns: u8,
-    /// Main-search nodes for each black second turn and each white second turn.
+    /// White's third turn after each of its second turns in the book and the K black turns
+    /// a depth-4 search scores best there, chosen as for the second turns (0: none).
+    #[arg(long, value_name = "K", default_value_t = DEFAULTS.third_turns,
+          value_parser = clap::value_parser!(u8).range(0..=60))]
+    pub third_turns: u8,
+    /// Main-search nodes for each black second turn and each white second and third turn.
     #[arg(long, value_name = "N", default_value_t = DEFAULTS.nodes,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
@@ -79,6 +86,7 @@ impl BookArgs {
             radius: self.radius,
             first_radius: self.first_radius,
             second_turns: self.second_turns,
+            third_turns: self.third_turns,
             nodes: self.nodes,
             reply_nodes: self.reply_nodes,
             hash_mb: self.hash_mb,
@@ -114,30 +122,63 @@ pub fn positions(settings: &Settings) -> Vec<Key> {
 /// search to `REPLY_DEPTH` scores best for black among the move generator's best
 /// (`openings::black_replies`, the embedded models: the turns a strong opponent would
 /// play); each shape once, in canonical order, none already among the first turns.
-pub fn second_positions(settings: &Settings, first: &[Entry]) -> Vec<Key> {
-    let known: BTreeSet<Key> = first.iter().map(key_of).collect();
+pub fn second_positions(settings: &Settings, first: &[Entry], threads: usize) -> Vec<Key> {
+    let replies: Vec<&Entry> = first
+        .iter()
+        .filter(|e| e.black.len() == 1 && e.white.is_empty())
+        .collect();
+    next_positions(&replies, settings.second_turns, first, threads)
+}
+
+/// The positions of white's third turn, built on white's second turns (`second`, the
+/// entries that follow the first turns in the book): each played, then black's
+/// `third_turns` best turns there, chosen as for the second turns; none already in `known`
+/// (the entries before them).
+pub fn third_positions(
+    settings: &Settings,
+    known: &[Entry],
+    second: &[Entry],
+    threads: usize,
+) -> Vec<Key> {
+    let turns: Vec<&Entry> = second.iter().collect();
+    next_positions(&turns, settings.third_turns, known, threads)
+}
+
+/// After each white turn of `whites` (an entry with white to move, its turn played), the
+/// `count` black turns a search to `REPLY_DEPTH` scores best for black: each shape once, in
+/// canonical order, none of `known`'s. The searches of different entries run on `threads`
+/// workers; the result does not depend on their number.
+fn next_positions(whites: &[&Entry], count: u8, known: &[Entry], threads: usize) -> Vec<Key> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let known: BTreeSet<Key> = known.iter().map(key_of).collect();
     let models = Models::embedded();
     let mut keys = BTreeSet::new();
-    let replies = first
-        .iter()
-        .filter(|e| e.black.len() == 1 && e.white.is_empty());
-    for reply in replies {
-        for (board, _) in black_second_turns(reply, settings.second_turns as usize, &models) {
-            let (black, white) = stones(&board);
-            let key = canonical(&black, &white).0;
-            if !known.contains(&key) {
-                keys.insert(key);
+    pool::run(
+        threads,
+        0..whites.len(),
+        |_, i| black_turns_after(whites[i], count as usize, &models),
+        |_, found| {
+            for (board, _) in found {
+                let (black, white) = stones(&board);
+                let key = canonical(&black, &white).0;
+                if !known.contains(&key) {
+                    keys.insert(key);
+                }
             }
-        }
-    }
+            Ok::<_, String>(Flow::Continue)
+        },
+    )
+    .expect("the searches of black's turns report no errors");
     keys.into_iter().collect()
 }
 
-/// After the white `reply` to a single black stone, the `count` black turns a search to
-/// `REPLY_DEPTH` scores best for black, best first: each position (in the reply's
-/// frame) with black's score.
-fn black_second_turns(reply: &Entry, count: usize, models: &Models) -> Vec<(Board, i32)> {
-    let opening = format!("{} {}", reply.black[0], reply.turn);
+/// After the book's white turn in `entry` (its position in the canonical frame), the `count`
+/// black turns a search to `REPLY_DEPTH` scores best for black, best first: each position
+/// (in the entry's frame) with black's score.
+fn black_turns_after(entry: &Entry, count: usize, models: &Models) -> Vec<(Board, i32)> {
+    let opening = format!("{} {}", turns_text(&key_of(entry)), entry.turn);
     black_replies(&[opening], count, REPLY_DEPTH, models)
         .into_iter()
         .map(|(text, score)| {
@@ -145,6 +186,19 @@ fn black_second_turns(reply: &Entry, count: usize, models: &Models) -> Vec<(Boar
             (board, score)
         })
         .collect()
+}
+
+/// A book position with white to move as protocol turns: black's first stone, then white's
+/// and black's stones two at a time (which stones make which turn does not change the
+/// position, and with so few stones no line is complete before the last).
+fn turns_text(key: &Key) -> String {
+    debug_assert_eq!(key.black.len(), key.white.len() + 1, "white to move");
+    let mut turns = vec![key.black[0].to_string()];
+    for (w, b) in key.white.chunks(2).zip(key.black[1..].chunks(2)) {
+        turns.push(w.iter().map(Cell::to_string).collect());
+        turns.push(b.iter().map(Cell::to_string).collect());
+    }
+    turns.join(" ")
 }
 
 fn key_of(entry: &Entry) -> Key {
@@ -221,29 +275,33 @@ pub fn entries(
 }
 
 /// `tune book`: every position searched, the book written to `--out`: the first turns, then
-/// white's second turns after the replies they chose.
+/// white's second turns after the replies they chose, then white's third turns after those.
 pub fn build_book(a: &BookArgs) -> Result<(), String> {
     let settings = a.settings();
     let threads = worker_threads(a.threads);
     eprintln!(
-        "book: radius {}, first radius {}, {} second turns, {} nodes each, {} for the first \
-         turns, {} MB tables, {threads} threads",
+        "book: radius {}, first radius {}, {} second turns, {} third turns, {} nodes each, {} \
+         for the first turns, {} MB tables, {threads} threads",
         settings.radius,
         settings.first_radius,
         settings.second_turns,
+        settings.third_turns,
         settings.nodes,
         settings.reply_nodes,
         settings.hash_mb
     );
     let began = Instant::now();
     let mut list = searched("first turns", &settings, &positions(&settings), threads)?;
-    let second = second_positions(&settings, &list);
+    let first = list.len();
+    let second = second_positions(&settings, &list, threads);
     list.extend(searched(
         "white's second turns",
         &settings,
         &second,
         threads,
     )?);
+    let third = third_positions(&settings, &list, &list[first..], threads);
+    list.extend(searched("white's third turns", &settings, &third, threads)?);
     let bytes = encode(&settings, &list);
     std::fs::write(&a.out, &bytes).map_err(|e| format!("cannot write {}: {e}", a.out.display()))?;
     println!(
@@ -297,16 +355,27 @@ mod tests {
     use crate::engine::search::Limits;
     use crate::rules::coord::SYMMETRIES;
 
-    /// Which of the embedded book's entries the byte check searches again:
-    /// `CONNECT6_BOOK_ENTRIES=all` for every one (the whole build's time), else a number
-    /// spread over the file; by default two, one of the first turns and one of white's
-    /// second turns (searches of 8,000,000 nodes, some 20 s each), so that a change to the
-    /// search or the models that moves book turns is likely to be caught in either part.
-    fn entries_to_check(first: usize, total: usize) -> Vec<usize> {
+    /// Which of the embedded book's entries the byte check searches again, given where
+    /// each of its parts ends: `CONNECT6_BOOK_ENTRIES=all` for every one (the whole build's
+    /// time), else a number spread over the file; by default one in the middle of each part
+    /// (searches of 8,000,000 or 16,000,000 nodes, some 20 s each), so that a change to the
+    /// search or the models that moves book turns is likely to be caught in any of them.
+    fn entries_to_check(part_ends: &[usize]) -> Vec<usize> {
+        let total = part_ends.last().copied().unwrap_or(0);
         let asked = std::env::var("CONNECT6_BOOK_ENTRIES").unwrap_or_default();
         let k = match asked.as_str() {
             "all" => return (0..total).collect(),
-            "" => return vec![first / 2, (first + total) / 2],
+            "" => {
+                let mut start = 0;
+                let mut middles = Vec::new();
+                for &end in part_ends {
+                    if end > start {
+                        middles.push((start + end) / 2);
+                    }
+                    start = end;
+                }
+                return middles;
+            }
             n => n.parse().expect("CONNECT6_BOOK_ENTRIES: `all` or a number"),
         };
         let k: usize = std::cmp::min(k, total);
@@ -337,7 +406,9 @@ mod tests {
         assert_eq!(defaults.len(), 1 + 3 + 44);
     }
 
-    fn first_entry(black: &[Cell], white: &[Cell], turn: &str) -> Entry {
+    /// The book entry of the position with these stones (in any frame) and white's `turn`
+    /// there (in the same frame).
+    fn entry_at(black: &[Cell], white: &[Cell], turn: &str) -> Entry {
         let (key, s) = canonical(black, white);
         let turn = crate::rules::coord::Turn::parse(turn).unwrap();
         Entry {
@@ -349,32 +420,30 @@ mod tests {
         }
     }
 
-    fn cell(text: &str) -> Cell {
-        crate::rules::coord::parse_cell(text).unwrap()
+    fn cells(text: &str) -> Vec<Cell> {
+        text.split_whitespace()
+            .map(|c| crate::rules::coord::parse_cell(c).unwrap())
+            .collect()
     }
 
-    #[test]
-    fn white_s_second_turns_follow_the_book_s_replies() {
-        let centre = Cell::CENTER;
-        let reply = first_entry(&[centre], &[], "IGHH");
-        // Black's second turn is not a reply to a single stone: nothing follows it.
-        let black_turn = first_entry(&[centre], &[cell("KI"), cell("KK")], "IJHJ");
-        let settings = Settings {
-            second_turns: 8,
-            ..DEFAULTS
-        };
-        let keys = second_positions(&settings, &[reply.clone(), black_turn.clone()]);
+    /// What a level of white's turns must be, built on one white `entry` by `derive` (black
+    /// turns asked for, the entries known already): its position with white's turn and two
+    /// black stones more, in some frame; the ones black scores best by a fresh search of
+    /// each; the first of a longer list; none when none are asked for or all are known.
+    fn check_level(entry: &Entry, derive: impl Fn(u8, &[Entry]) -> Vec<Key>) {
+        let keys = derive(8, &[]);
         assert!(!keys.is_empty() && keys.len() <= 8, "{}", keys.len());
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+        let mut played = board_of(&key_of(entry));
+        played.play_turn(&entry.turn).unwrap();
+        let (black, white) = stones(&played);
         for k in &keys {
             assert_eq!(canonical(&k.black, &k.white).0, *k);
-            assert_eq!((k.black.len(), k.white.len()), (3, 2), "{k:?}");
-        }
-        // Each is the reply's position with two black stones more, in some frame.
-        let mut reply_board = board_of(&key_of(&reply));
-        reply_board.play_turn(&reply.turn).unwrap();
-        let (black, white) = stones(&reply_board);
-        for k in &keys {
+            assert_eq!(
+                (k.black.len(), k.white.len()),
+                (black.len() + 2, white.len()),
+                "{k:?}"
+            );
             let holds = (0..SYMMETRIES).any(|s| {
                 let image = |v: &[Cell]| {
                     let mut image: Vec<Cell> = v.iter().map(|c| c.image(s)).collect();
@@ -385,18 +454,10 @@ mod tests {
             });
             assert!(holds, "{k:?}");
         }
-        // Asked for more, the first are among them; and they are the ones black scores best,
-        // by a fresh search of each position.
-        let wider = second_positions(
-            &Settings {
-                second_turns: 16,
-                ..DEFAULTS
-            },
-            std::slice::from_ref(&reply),
-        );
+        let wider = derive(16, &[]);
         assert!(wider.len() > keys.len());
         assert!(keys.iter().all(|k| wider.contains(k)));
-        let scored = black_second_turns(&reply, 16, &Models::embedded());
+        let scored = black_turns_after(entry, 16, &Models::embedded());
         let fresh: Vec<i32> = scored
             .iter()
             .map(|(board, _)| {
@@ -418,12 +479,48 @@ mod tests {
             })
             .collect();
         assert_eq!(first_eight, keys.iter().cloned().collect());
-        let none = Settings {
-            second_turns: 0,
-            ..DEFAULTS
-        };
-        assert!(second_positions(&none, std::slice::from_ref(&reply)).is_empty());
-        assert!(second_positions(&settings, &[black_turn]).is_empty());
+        assert!(derive(0, &[]).is_empty());
+        let known: Vec<Entry> = keys
+            .iter()
+            .map(|k| Entry {
+                black: k.black.clone(),
+                white: k.white.clone(),
+                ..entry.clone()
+            })
+            .collect();
+        assert!(
+            derive(8, &known).is_empty(),
+            "known positions are not repeated"
+        );
+    }
+
+    #[test]
+    fn white_s_second_turns_follow_the_book_s_replies() {
+        let reply = entry_at(&cells("JJ"), &[], "IGHH");
+        check_level(&reply, |k, known| {
+            let settings = Settings {
+                second_turns: k,
+                ..DEFAULTS
+            };
+            let mut first = known.to_vec();
+            first.push(reply.clone());
+            second_positions(&settings, &first, 2)
+        });
+        // Black's second turn is not a reply to a single stone: nothing follows it.
+        let black_turn = entry_at(&cells("JJ"), &cells("KI KK"), "IJHJ");
+        assert!(second_positions(&DEFAULTS, &[black_turn], 2).is_empty());
+    }
+
+    #[test]
+    fn white_s_third_turns_follow_its_second_turns() {
+        let second = entry_at(&cells("JJ GI HJ"), &cells("IG HH"), "IJIK");
+        check_level(&second, |k, known| {
+            let settings = Settings {
+                third_turns: k,
+                ..DEFAULTS
+            };
+            third_positions(&settings, known, std::slice::from_ref(&second), 2)
+        });
     }
 
     #[test]
@@ -433,17 +530,29 @@ mod tests {
         assert_eq!(book.settings, DEFAULTS, "built with `tune book`'s defaults");
         // Its positions, in their order, are the builder's, and the file is exactly their
         // encoding.
-        // The first turns' entries come first; white's second turns follow from them.
+        // The first turns' entries come first; white's second turns follow from them, and
+        // its third turns from those.
         let first = positions(&book.settings);
-        let first_entries = &book.entries()[..first.len()];
-        let mut keys: Vec<Key> = first_entries.iter().map(key_of).collect();
-        keys.extend(second_positions(&book.settings, first_entries));
+        let entries_so_far = |n: usize| &book.entries()[..n.min(book.entries().len())];
+        let mut keys: Vec<Key> = entries_so_far(first.len()).iter().map(key_of).collect();
+        keys.extend(second_positions(
+            &book.settings,
+            entries_so_far(first.len()),
+            2,
+        ));
+        let seconds = keys.len();
+        keys.extend(third_positions(
+            &book.settings,
+            entries_so_far(seconds),
+            &entries_so_far(seconds)[first.len()..],
+            2,
+        ));
         let stored: Vec<Key> = book.entries().iter().map(key_of).collect();
         assert_eq!(stored[..first.len()], first[..]);
         assert_eq!(stored, keys);
         assert_eq!(encode(&book.settings, book.entries()), bytes.to_vec());
         // Entries searched again give the same bytes.
-        let chosen = entries_to_check(first.len(), keys.len());
+        let chosen = entries_to_check(&[first.len(), seconds, keys.len()]);
         let subset: Vec<Key> = chosen.iter().map(|&i| keys[i].clone()).collect();
         let rebuilt = entries(&book.settings, &subset, 2, |_, _| {}).unwrap();
         for (&i, entry) in chosen.iter().zip(&rebuilt) {

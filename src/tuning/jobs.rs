@@ -14,8 +14,8 @@
 //! connect6 tune policy GAMES.. --out FILE [--epochs N] [--rate R] [--holdout M] [--winners]
 //! connect6 tune policy-hits GAMES.. [--ranking FILE] [--all-turns]
 //! connect6 tune eval GAMES.. --out FILE [--epochs N] [--rate R] [--lambda L] [--holdout M]
-//! connect6 tune book --out FILE [--radius R] [--first-radius R] [--second-turns K] [--nodes N]
-//!     [--reply-nodes N] [--hash MB] [--threads T]
+//! connect6 tune book --out FILE [--radius R] [--first-radius R] [--second-turns K]
+//!     [--third-turns K] [--nodes N] [--reply-nodes N] [--hash MB] [--threads T]
 //! ```
 //!
 //! Each job's arguments, runner and printing live beside its code: `games::records`,
