@@ -7,11 +7,12 @@
 //! reply the book holds, played, and the `--second-turns` black turns a short search scores
 //! best there (the turns a strong opponent would play; games between strong engines are
 //! decided in these first turns); and in the same way white's third turn after each of its
-//! second turns and black's `--third-turns` best turns there. Each is searched afresh by the engine with its embedded models
-//! at a node limit, on one thread with its own table, so an entry is a function of its
-//! position and the settings alone: the same command writes the same bytes on any machine,
-//! whatever the order the workers finish in. The search's threat phases run inside it, so
-//! a forced win the solver proves is the entry's turn, with a score beyond `WIN_BOUND`.
+//! second turns and black's `--third-turns` best turns there. Each is searched afresh by the
+//! engine with its embedded models at a node limit, on one thread with its own table, so an
+//! entry is a function of its position and the settings alone: the same command writes the
+//! same bytes on any machine, whatever the order the workers finish in. The search's threat
+//! phases run inside it, so a forced win the solver proves is the entry's turn, with a score
+//! beyond `WIN_BOUND`.
 
 use super::args::worker_threads;
 use super::batch::duration_text;
