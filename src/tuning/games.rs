@@ -261,7 +261,7 @@ pub(super) const LATER_SELF_PLAY: [(&str, &str); 3] = [
 
 /// Self-play files no fit reads yet, kept for the next refits (docs/tuning.md).
 #[cfg(test)]
-pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 2] = [
+pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 3] = [
     (
         "selfplay-games-6",
         include_str!("../../tests/data/selfplay-games-6.txt"),
@@ -269,6 +269,10 @@ pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 2] = [
     (
         "selfplay-games-7",
         include_str!("../../tests/data/selfplay-games-7.txt"),
+    ),
+    (
+        "selfplay-games-8",
+        include_str!("../../tests/data/selfplay-games-8.txt"),
     ),
 ];
 
