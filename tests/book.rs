@@ -50,16 +50,9 @@ fn the_first_turns_come_from_the_book_unless_it_is_off() {
 /// has them, black to move): the book's positions with two black stones more, in the
 /// board's frame.
 fn black_turns_in_book(book: &Book, board: &Board) -> Vec<connect6::rules::coord::Turn> {
-    use connect6::rules::board::Color;
     use connect6::rules::coord::{Cell, SYMMETRIES, Turn};
-    let of = |color: Color| -> Vec<Cell> {
-        let mut v: Vec<Cell> = Cell::all()
-            .filter(|&c| board.get(c) == Some(color))
-            .collect();
-        v.sort();
-        v
-    };
-    let (black, white) = (of(Color::Black), of(Color::White));
+    // The board's stones as the book keys them: black's and white's, each sorted.
+    let (black, white) = connect6::engine::book::stones(board);
     let mut turns = Vec::new();
     for entry in book.entries() {
         if entry.black.len() != black.len() + 2 || entry.white.len() != white.len() {
