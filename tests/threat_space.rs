@@ -192,6 +192,23 @@ fn the_lost_games_cheaper_wins_are_still_found() {
     }
 }
 
+/// Every win of `tests/data/loss-wins.txt`, found within the solver suite's largest cap,
+/// holds against every defence by brute force down to the six: the longest proofs the
+/// suite has, where answers that lean on one already beaten (`zone::BeatenAnswer`) are
+/// most often taken on trust.
+#[test]
+fn the_lost_games_wins_all_hold_against_every_defence() {
+    let limits = |d| SolveLimits::new(d, 400_000, None);
+    for w in loss_wins() {
+        let mut solver = Solver::new(1 << 18);
+        assert!(
+            wins_against_every_defence(&w.board, 11, &mut solver, limits, &mut 0),
+            "no sound win found in {}",
+            w.game
+        );
+    }
+}
+
 #[test]
 fn a_deeper_check_sees_the_turn_that_lost_a_game() {
     // balanced-game010: after the loser's sixth turn the winner's line took 3,765 nodes to

@@ -13,6 +13,12 @@
 //! there are tried; anywhere else the passed proof stands unchanged. The zones of a node's
 //! lines add up into its own, so a proof carries its zone upwards.
 //!
+//! The same reasoning spares most of a node's answers a search of their own: an answer whose
+//! stones differ from one already beaten only outside that line's zone and counter reach
+//! loses to the same line (`zone::BeatenAnswer`), since the line wins against both answers'
+//! stones at once. A double threat's blocking pairs and a single threat's free stones
+//! mostly differ so.
+//!
 //! Proofs and failures are cached by position and attacker between calls. The search
 //! deepens over the single threats a line may hold (none, one, two), and within each one
 //! attacker turn at a time, under node and time limits.
@@ -29,7 +35,7 @@ use crate::rules::threats::{BLOCK_PAIRS, BLOCK_SINGLES, blocks};
 use arrayvec::ArrayVec;
 use attacks::{Attack, Attacks, as_attack, forcing_turns, spoils, unstoppable_turn};
 use std::time::Instant;
-use zone::CellSet;
+use zone::{BeatenAnswer, CellSet};
 
 /// Cache keys of the two attackers differ: the same stones are a different question.
 const ATTACKER_SALT: [u64; 2] = [0, 0x5bd1_e995_8f3c_a7e1];
@@ -137,6 +143,10 @@ pub struct Solver {
     /// The limits the failures searched since it was last reset met.
     cut: Cut,
 }
+
+/// Free stones shown to lose that a node keeps to answer for its other free stones
+/// (`zone::BeatenAnswer`); the ones after are each searched.
+const BEATEN_FREE_STONES: usize = 16;
 
 /// Killer slots: one per attacker turn left, beyond any depth asked for.
 const KILLER_SLOTS: usize = 64;
@@ -437,13 +447,22 @@ impl Solver {
         single_blocks.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         replies.singles = single_blocks.into_iter().map(|(_, x)| x).collect();
         let mut deepest = 0;
+        let mut beaten: ArrayVec<BeatenAnswer, BLOCK_PAIRS> = ArrayVec::new();
         for &(x, y) in &replies.pairs {
+            if let Some(known) = beaten
+                .iter()
+                .find(|b| b.covers(board, defender, [x, y], &mut proof.zone))
+            {
+                deepest = deepest.max(known.length);
+                continue;
+            }
             board.place(x, defender);
             board.place(y, defender);
             let line = self.attack(board, attacker, depth - 1, singles);
             board.remove(y);
             board.remove(x);
             let line = line?;
+            beaten.push(BeatenAnswer::new([x, y], line.zone, line.length));
             proof.zone.union_with(&line.zone);
             deepest = deepest.max(line.length);
         }
@@ -483,15 +502,26 @@ impl Solver {
             .flat_map(|t| t.cells().collect::<arrayvec::ArrayVec<Cell, 2>>())
             .chain(tried.iter());
         let mut done = CellSet::new();
+        let mut beaten: ArrayVec<BeatenAnswer, BEATEN_FREE_STONES> = ArrayVec::new();
         for y in order {
             if done.contains(y) || !board.is_empty(y) {
                 continue;
             }
             done.insert(y);
+            if let Some(known) = beaten
+                .iter()
+                .find(|b| b.covers(board, defender, [y, y], &mut proof.zone))
+            {
+                proof.length = proof.length.max(known.length);
+                continue;
+            }
             board.place(y, defender);
             let line = self.attack(board, attacker, depth, singles);
             board.remove(y);
             let line = line?;
+            if !beaten.is_full() {
+                beaten.push(BeatenAnswer::new([y, y], line.zone, line.length));
+            }
             proof.zone.union_with(&line.zone);
             proof.length = proof.length.max(line.length);
         }

@@ -3,6 +3,7 @@
 use crate::rules::coord::{CELLS, Cell};
 use crate::rules::geometry::{GEOMETRY, WINDOWS};
 use crate::rules::stones::{Color, Stones, WindowSet, windows_in};
+use arrayvec::ArrayVec;
 
 const WORDS: usize = CELLS.div_ceil(64);
 
@@ -131,9 +132,142 @@ pub fn turn_reach(board: &Stones, defender: Color, zone: &CellSet) -> CellSet {
     reach
 }
 
+/// A defender's answer (one stone, or a turn's two) shown to lose to a line whose zone is
+/// `zone`, kept so that the node's other answers can lean on that line.
+///
+/// Another answer loses to the same line when each of its stones is one of this answer's
+/// or lies outside the zone and its counter reach (as `counter_reach` counts it, for as
+/// many stones as are new): the line wins against both answers' stones at once, and with
+/// this answer's stones taken away the defender only has less. A node's answers then take
+/// one search per line rather than one per answer.
+#[derive(Clone, Copy)]
+pub struct BeatenAnswer {
+    /// The answer's stones; a single stone twice.
+    stones: [Cell; 2],
+    zone: CellSet,
+    /// Attacker turns of the line.
+    pub length: u8,
+}
+
+impl BeatenAnswer {
+    pub fn new(stones: [Cell; 2], zone: CellSet, length: u8) -> BeatenAnswer {
+        BeatenAnswer {
+            stones,
+            zone,
+            length,
+        }
+    }
+
+    /// Whether the defender's `answer` (a single stone twice), on `board` where neither
+    /// answer stands, loses to this answer's line. When it does, adds to `node_zone` the
+    /// windows where one more defender stone, from higher in the tree, would join the new
+    /// stones in a threat the line never met: the node's proof then leans on them.
+    pub fn covers(
+        &self,
+        board: &Stones,
+        defender: Color,
+        answer: [Cell; 2],
+        node_zone: &mut CellSet,
+    ) -> bool {
+        let g = &*GEOMETRY;
+        let mut new = ArrayVec::<Cell, 2>::new();
+        for c in answer {
+            if !self.stones.contains(&c) && !new.contains(&c) {
+                new.push(c);
+            }
+        }
+        let needed = 4 - new.len();
+        let attacker = defender.other().index();
+        let open = |w: usize| board.window_stones(w)[attacker] == 0;
+        if new.iter().any(|&n| self.zone.contains(n)) {
+            return false;
+        }
+        for &n in &new {
+            let reached = g.windows_of(n).iter().any(|&w| {
+                let w = w as usize;
+                open(w) && self.gathered(board, defender, w) >= needed
+            });
+            if reached {
+                return false;
+            }
+        }
+        for &n in &new {
+            for &w in g.windows_of(n) {
+                let w = w as usize;
+                if !open(w) {
+                    continue;
+                }
+                let cells = &g.window_cells[w];
+                let joined = new.iter().filter(|c| cells.contains(c)).count();
+                if self.gathered(board, defender, w) + joined + 1 >= 4 {
+                    node_zone.add_empty_cells_of_window(board, w);
+                }
+            }
+        }
+        true
+    }
+
+    /// What the defender could gather in window `w` along the line: its stones with this
+    /// answer's, and the window's empty cells in the zone (its later answers).
+    fn gathered(&self, board: &Stones, defender: Color, w: usize) -> usize {
+        let stones = board.window_stones(w)[defender.index()] as usize;
+        let zoned = GEOMETRY.window_cells[w]
+            .iter()
+            .filter(|&&c| board.is_empty(c) && (self.stones.contains(&c) || self.zone.contains(c)))
+            .count();
+        stones + zoned
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::rules::board::Board;
+    use crate::rules::coord::parse_cell;
+
+    fn cell(text: &str) -> Cell {
+        parse_cell(text).unwrap()
+    }
+
+    fn cells(texts: &[&str]) -> CellSet {
+        let mut set = CellSet::new();
+        for t in texts {
+            set.insert(cell(t));
+        }
+        set
+    }
+
+    #[test]
+    fn an_answer_leans_on_a_beaten_one_only_outside_its_reach() {
+        // White defends; it has two stones at CC and CD, a column with room to grow. The
+        // beaten answer KK KL lost to a line whose zone is JK and JL.
+        let board = Board::from_turns("JJ CCCD PPPQ").unwrap();
+        let stones = board.as_stones();
+        let white = Color::White;
+        let beaten = BeatenAnswer::new([cell("KK"), cell("KL")], cells(&["JK", "JL"]), 3);
+        let mut zone = CellSet::new();
+        // Far from everything: the same line wins, and nothing joins the node's zone.
+        assert!(beaten.covers(stones, white, [cell("SA"), cell("SB")], &mut zone));
+        assert!(zone.is_empty());
+        // A stone in the line's zone can spoil it.
+        assert!(!beaten.covers(stones, white, [cell("JK"), cell("SB")], &mut zone));
+        // Two new stones beside CC CD could make four in column C: out of reach no more.
+        assert!(!beaten.covers(stones, white, [cell("CE"), cell("SB")], &mut zone));
+        assert!(zone.is_empty());
+        // One new stone there, the other the beaten answer's own: two whites and one new
+        // stone make three, short of a threat, so the line still wins; but one more white
+        // stone from higher in the tree would make four, so the column's windows through
+        // CE join the node's zone.
+        assert!(beaten.covers(stones, white, [cell("KK"), cell("CE")], &mut zone));
+        assert!(zone.contains(cell("CF")) && zone.contains(cell("CB")));
+        assert!(!zone.contains(cell("SB")));
+        // The beaten answer's stones count as the defender's: with CE and CF, column C
+        // holds four whites for the line, and a new stone beside them is in reach.
+        let near = BeatenAnswer::new([cell("CE"), cell("CF")], CellSet::new(), 3);
+        assert!(!near.covers(stones, white, [cell("CE"), cell("CG")], &mut zone));
+        assert!(near.covers(stones, white, [cell("CE"), cell("JS")], &mut zone));
+    }
 
     #[test]
     fn insert_remove_iterate() {
