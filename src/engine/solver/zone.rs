@@ -1,7 +1,7 @@
 //! Sets of cells, one bit each: the relevance zones of threat-space proofs.
 
 use crate::rules::coord::{CELLS, Cell};
-use crate::rules::geometry::{GEOMETRY, WINDOWS};
+use crate::rules::geometry::{GEOMETRY, WINDOWS, WINDOWS_PER_CELL};
 use crate::rules::stones::{Color, Stones, WindowSet, windows_in};
 use arrayvec::ArrayVec;
 
@@ -176,33 +176,31 @@ impl BeatenAnswer {
                 new.push(c);
             }
         }
-        let needed = 4 - new.len();
-        let attacker = defender.other().index();
-        let open = |w: usize| board.window_stones(w)[attacker] == 0;
         if new.iter().any(|&n| self.zone.contains(n)) {
             return false;
         }
-        for &n in &new {
-            let reached = g.windows_of(n).iter().any(|&w| {
-                let w = w as usize;
-                open(w) && self.gathered(board, defender, w) >= needed
-            });
-            if reached {
-                return false;
-            }
-        }
+        let needed = 4 - new.len();
+        let attacker = defender.other().index();
+        // The windows to expose, gathered first: a refusal leaves the node's zone alone.
+        let mut exposed = ArrayVec::<u16, { 2 * WINDOWS_PER_CELL }>::new();
         for &n in &new {
             for &w in g.windows_of(n) {
-                let w = w as usize;
-                if !open(w) {
+                if board.window_stones(w as usize)[attacker] != 0 {
                     continue;
                 }
-                let cells = &g.window_cells[w];
+                let gathered = self.gathered(board, defender, w as usize);
+                if gathered >= needed {
+                    return false;
+                }
+                let cells = &g.window_cells[w as usize];
                 let joined = new.iter().filter(|c| cells.contains(c)).count();
-                if self.gathered(board, defender, w) + joined + 1 >= 4 {
-                    node_zone.add_empty_cells_of_window(board, w);
+                if gathered + joined + 1 >= 4 {
+                    exposed.push(w);
                 }
             }
+        }
+        for w in exposed {
+            node_zone.add_empty_cells_of_window(board, w as usize);
         }
         true
     }
