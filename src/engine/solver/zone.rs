@@ -250,7 +250,7 @@ mod tests {
         assert!(zone.is_empty());
         // A stone in the line's zone can spoil it.
         assert!(!beaten.covers(stones, white, [cell("JK"), cell("SB")], &mut zone));
-        // Two new stones beside CC CD could make four in column C: out of reach no more.
+        // Two new stones beside CC CD could make four in column C: CE is in reach.
         assert!(!beaten.covers(stones, white, [cell("CE"), cell("SB")], &mut zone));
         assert!(zone.is_empty());
         // One new stone there, the other the beaten answer's own: two whites and one new
