@@ -102,17 +102,8 @@ pub fn counter_reach(board: &Stones, defender: Color, zone: &CellSet, stones: us
                 continue;
             }
             seen[w / 64] |= bit;
-            let counts = board.window_stones(w);
-            if counts[defender.other().index()] != 0 {
-                continue;
-            }
-            let cells = &g.window_cells[w];
-            let zoned = cells
-                .iter()
-                .filter(|&&c| board.is_empty(c) && zone.contains(c))
-                .count();
-            if counts[defender.index()] as usize + zoned >= needed {
-                for &c in cells {
+            if gathered(board, defender, w, |c| zone.contains(c)).is_some_and(|n| n >= needed) {
+                for &c in &g.window_cells[w] {
                     if board.is_empty(c) && !zone.contains(c) {
                         out.insert(c);
                     }
@@ -121,6 +112,27 @@ pub fn counter_reach(board: &Stones, defender: Color, zone: &CellSet, stones: us
         }
     }
     out
+}
+
+/// What the defender could gather in window `w` along a proof: its stones, and the
+/// window's empty cells that `later` holds (its later answers, in the proof's zone). `None`
+/// when the window holds an attacker stone and can never be the defender's.
+#[inline]
+fn gathered(
+    board: &Stones,
+    defender: Color,
+    w: usize,
+    later: impl Fn(Cell) -> bool,
+) -> Option<usize> {
+    let counts = board.window_stones(w);
+    if counts[defender.other().index()] != 0 {
+        return None;
+    }
+    let zoned = GEOMETRY.window_cells[w]
+        .iter()
+        .filter(|&&c| board.is_empty(c) && later(c))
+        .count();
+    Some(counts[defender.index()] as usize + zoned)
 }
 
 /// The cells where a whole turn of the defender's could matter to a proof with zone
@@ -180,15 +192,15 @@ impl BeatenAnswer {
             return false;
         }
         let needed = 4 - new.len();
-        let attacker = defender.other().index();
         // The windows to expose, gathered first: a refusal leaves the node's zone alone.
         let mut exposed = ArrayVec::<u16, { 2 * WINDOWS_PER_CELL }>::new();
+        // This answer's stones count as the defender's: the line was played against them.
+        let later = |c: Cell| self.stones.contains(&c) || self.zone.contains(c);
         for &n in &new {
             for &w in g.windows_of(n) {
-                if board.window_stones(w as usize)[attacker] != 0 {
+                let Some(gathered) = gathered(board, defender, w as usize, later) else {
                     continue;
-                }
-                let gathered = self.gathered(board, defender, w as usize);
+                };
                 if gathered >= needed {
                     return false;
                 }
@@ -203,17 +215,6 @@ impl BeatenAnswer {
             node_zone.add_empty_cells_of_window(board, w as usize);
         }
         true
-    }
-
-    /// What the defender could gather in window `w` along the line: its stones with this
-    /// answer's, and the window's empty cells in the zone (its later answers).
-    fn gathered(&self, board: &Stones, defender: Color, w: usize) -> usize {
-        let stones = board.window_stones(w)[defender.index()] as usize;
-        let zoned = GEOMETRY.window_cells[w]
-            .iter()
-            .filter(|&&c| board.is_empty(c) && (self.stones.contains(&c) || self.zone.contains(c)))
-            .count();
-        stones + zoned
     }
 }
 
