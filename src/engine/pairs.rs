@@ -87,24 +87,33 @@ fn ranked_cells(
     keep: usize,
 ) {
     out.clear();
-    for c in Cell::all() {
-        if board.nearby(c) > 0 && board.is_empty(c) {
-            out.push((worth.cell(board, c, me), c));
-        }
+    // Sorted as their keys (`by_rank`), plain integers: cheaper to order than the pairs.
+    let mut keys = ArrayVec::<u64, CELLS>::new();
+    for c in board.near_empty_cells() {
+        keys.push(by_rank(&(worth.cell(board, c, me), c)));
     }
-    if out.len() < 2 {
+    if keys.len() < 2 {
         // An (almost) empty neighbourhood: any empty cell will do, centre-most first.
+        let near: ArrayVec<Cell, 2> = board.near_empty_cells().collect();
         for c in Cell::all() {
-            if board.is_empty(c) && !out.iter().any(|&(_, x)| x == c) {
-                out.push((-(c.distance(Cell::CENTER) as i32), c));
+            if board.is_empty(c) && !near.contains(&c) {
+                keys.push(by_rank(&(-(c.distance(Cell::CENTER) as i32), c)));
             }
         }
     }
-    if out.len() > keep {
-        out.select_nth_unstable_by_key(keep - 1, by_rank);
-        out.truncate(keep);
+    if keys.len() > keep {
+        keys.select_nth_unstable(keep - 1);
+        keys.truncate(keep);
     }
-    out.sort_unstable_by_key(by_rank);
+    keys.sort_unstable();
+    out.extend(keys.into_iter().map(from_rank));
+}
+
+/// The cell and score `by_rank` made `key` of.
+#[inline]
+fn from_rank(key: u64) -> (i32, Cell) {
+    let score = (!(key >> 16) as u32 ^ 0x8000_0000) as i32;
+    (score, Cell::from_index((key & 0xffff) as usize))
 }
 
 fn ordered(a: Cell, b: Cell) -> Turn {
@@ -337,6 +346,9 @@ mod tests {
             cells.push((score, a));
             turns.push((score, if a == b { Turn::one(a) } else { ordered(a, b) }));
         }
+        for &ranked in &cells {
+            assert_eq!(from_rank(by_rank(&ranked)), ranked);
+        }
         let mut by_key = cells.clone();
         by_key.sort_by_key(by_rank);
         cells.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
@@ -386,9 +398,7 @@ mod tests {
         // score what `KeyWorth::cell` scores once the stone is placed, shapes and windows alike.
         let b = play(&["JJ", "KKKJ", "IIHH", "LLML"]);
         let worth = KeyWorth::embedded();
-        let near: Vec<Cell> = Cell::all()
-            .filter(|&c| b.is_empty(c) && b.nearby(c) > 0)
-            .collect();
+        let near: Vec<Cell> = b.near_empty_cells().collect();
         for me in [Color::Black, Color::White] {
             for &a in near.iter().step_by(3) {
                 let mut after = b.clone();

@@ -22,9 +22,13 @@ use crate::rules::patterns::{KEYS, POW3};
 /// A ranking's tables: a stone's worth along one line, by the line's code seen from its
 /// owner (`attack`) and from the opponent (`defence`).
 pub struct KeyWorth {
-    attack: Box<[i32]>,
-    defence: Box<[i32]>,
+    attack: Box<Weights>,
+    defence: Box<Weights>,
 }
+
+/// A weight for every value a `u16` key can take, so that reading one needs no bounds check
+/// (the keys past `KEYS` never occur, and weigh nothing).
+type Weights = [i32; 1 << u16::BITS];
 
 impl KeyWorth {
     /// One line's part of a stone's worth for `me`, from the line's keys (black's, white's).
@@ -108,9 +112,14 @@ pub fn decode(bytes: &[u8]) -> Result<KeyWorth, RankingFileError> {
         .chunks_exact(2)
         .map(|w| i16::from_le_bytes([w[0], w[1]]) as i32)
         .collect();
+    let table = |part: &[i32]| {
+        let mut table = Box::new([0; 1 << u16::BITS]);
+        table[..KEYS].copy_from_slice(part);
+        table
+    };
     Ok(KeyWorth {
-        attack: weights[..KEYS].into(),
-        defence: weights[KEYS..].into(),
+        attack: table(&weights[..KEYS]),
+        defence: table(&weights[KEYS..]),
     })
 }
 

@@ -25,9 +25,7 @@ impl Player for RandomPlayer {
     fn new_game(&mut self) {}
 
     fn choose(&mut self, board: &Board) -> Turn {
-        let mut near: Vec<Cell> = Cell::all()
-            .filter(|&c| board.is_empty(c) && board.nearby(c) > 0)
-            .collect();
+        let mut near: Vec<Cell> = board.near_empty_cells().collect();
         if near.len() < board.stones_this_turn() {
             near = Cell::all().filter(|&c| board.is_empty(c)).collect();
         }

@@ -122,6 +122,59 @@ pub struct Board {
     cells: CellCodes,
 }
 
+/// `Board::near_empty_cells`: read eight cells at a time, as most of the board is far from
+/// every stone.
+pub struct NearEmptyCells<'a> {
+    nearby: &'a [u8; CELLS],
+    occupied: &'a [u8; CELLS],
+    /// The next eight cells to read, by their first cell's index over eight.
+    next_chunk: usize,
+    /// The cells left of the chunk being read: a byte's top bit each.
+    bits: u64,
+    /// The chunk's first cell.
+    start: usize,
+}
+
+impl Iterator for NearEmptyCells<'_> {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const FULL_CHUNKS: usize = CELLS / 8;
+        while self.bits == 0 {
+            let chunk = self.next_chunk;
+            if chunk > FULL_CHUNKS {
+                return None;
+            }
+            self.next_chunk += 1;
+            self.start = chunk * 8;
+            if chunk == FULL_CHUNKS {
+                // The cells past the last whole eight.
+                for i in (self.start..CELLS).rev() {
+                    let here = self.nearby[i] != 0 && self.occupied[i] == 0;
+                    self.bits = self.bits << 8 | (here as u64) << 7;
+                }
+                continue;
+            }
+            let read = |cells: &[u8; CELLS]| {
+                let eight: [u8; 8] = cells[chunk * 8..chunk * 8 + 8]
+                    .try_into()
+                    .expect("eight cells");
+                u64::from_le_bytes(eight)
+            };
+            // A byte's top bit set where it is not zero (its values stay far below 128).
+            let near = read(self.nearby).wrapping_add(LOW) & HIGH;
+            let empty = !read(self.occupied).wrapping_add(LOW) & HIGH;
+            self.bits = near & empty;
+        }
+        let byte = self.bits.trailing_zeros() as usize / 8;
+        self.bits &= self.bits - 1;
+        Some(Cell::from_index(self.start + byte))
+    }
+}
+
 /// Debug builds: true once in 64 calls on this thread, for cross-checks too costly to run
 /// on every move.
 #[cfg(debug_assertions)]
@@ -228,6 +281,18 @@ impl Board {
     pub fn nearby(&self, c: Cell) -> usize {
         self.nearby[c.index()] as usize
     }
+
+    /// The empty cells with a stone near them (`nearby` above zero), in index order.
+    pub fn near_empty_cells(&self) -> NearEmptyCells<'_> {
+        NearEmptyCells {
+            nearby: &self.nearby,
+            occupied: self.stones.occupancy(),
+            next_chunk: 0,
+            bits: 0,
+            start: 0,
+        }
+    }
+
     pub fn pattern_counts(&self, color: Color) -> &[u16; PATTERN_COUNT] {
         &self.pattern_counts[color.index()]
     }
@@ -533,9 +598,16 @@ mod tests {
         assert_eq!(b.keys, fresh.keys);
         assert_eq!(b.pattern_counts, fresh.pattern_counts);
         assert!(b.stones == fresh.stones);
-        for c in placed.into_iter().rev() {
+        let near_empty = |b: &Board| -> Vec<Cell> {
+            Cell::all()
+                .filter(|&c| b.is_empty(c) && b.nearby(c) > 0)
+                .collect()
+        };
+        for c in placed.iter().rev().copied() {
+            assert_eq!(b.near_empty_cells().collect::<Vec<_>>(), near_empty(&b));
             b.remove(c);
         }
+        assert_eq!(b.near_empty_cells().count(), 0);
         let empty = Board::new();
         assert_eq!(b.hash(), 0);
         assert_eq!(b.keys, empty.keys);

@@ -220,6 +220,12 @@ impl Stones {
             _ => None,
         }
     }
+    /// Every cell's content as a byte, zero where empty: for readers that scan many cells
+    /// at once.
+    pub(super) fn occupancy(&self) -> &[u8; CELLS] {
+        &self.cells
+    }
+
     pub fn is_empty(&self, c: Cell) -> bool {
         self.cells[c.index()] == EMPTY
     }

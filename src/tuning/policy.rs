@@ -115,10 +115,7 @@ impl Model {
         self.features.clear();
         self.cells.clear();
         self.logits.clear();
-        for c in Cell::all() {
-            if board.nearby(c) == 0 || !board.is_empty(c) {
-                continue;
-            }
+        for c in board.near_empty_cells() {
             let mut f = [0u32; 8];
             for d in 0..4 {
                 let keys = board.line_keys(c, d);

@@ -184,9 +184,7 @@ pub fn throughput(models: &Models, threads: usize, time: Duration) -> f64 {
 pub fn place_remove_rate(models: &Models, duration: Duration) -> f64 {
     let board = Board::from_turns(POSITIONS[1]).expect("legal");
     let mut board = Position::new(board, &models.eval);
-    let empties: Vec<Cell> = Cell::all()
-        .filter(|&c| board.is_empty(c) && board.nearby(c) > 0)
-        .collect();
+    let empties: Vec<Cell> = board.near_empty_cells().collect();
     let start = Instant::now();
     let mut count = 0u64;
     while start.elapsed() < duration {
