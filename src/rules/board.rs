@@ -7,10 +7,10 @@ pub use crate::rules::stones::{
     Color, PlaceTurn, RuleError, Stones, THREAT_STONES, WindowSet, windows_in,
 };
 
-use crate::rules::cells::{CellCodes, CodeObserver};
+use crate::rules::cells::{CODE_PARTS, CellCodes, CodeObserver};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, REACH};
-use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
+use crate::rules::patterns::{ByKey, KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
 use once_cell::sync::Lazy;
 
 mod after;
@@ -80,9 +80,9 @@ static EMPTY_KEYS: Lazy<Box<[[[u16; 2]; 4]; CELLS]>> = Lazy::new(|| {
 
 /// For each pattern key, its neighbour slots that are not empty (a stone, or off the board):
 /// lets a reader of a line visit its stones without testing all ten cells.
-static FILLED_SLOTS: Lazy<Box<[u16; KEYS]>> = Lazy::new(|| {
-    let mut masks = Box::new([0u16; KEYS]);
-    for (key, mask) in masks.iter_mut().enumerate() {
+static FILLED_SLOTS: Lazy<Box<ByKey<u16>>> = Lazy::new(|| {
+    let mut masks = Box::new([0u16; 1 << u16::BITS]);
+    for (key, mask) in masks.iter_mut().enumerate().take(KEYS) {
         for (s, &power) in POW3.iter().enumerate() {
             if !(key / power as usize).is_multiple_of(3) {
                 *mask |= 1 << s;
@@ -363,7 +363,7 @@ impl Board {
     fn update_lines(&mut self, c: Cell, color: Color, add: bool, observer: &mut impl CodeObserver) {
         let g = &*GEOMETRY;
         // Read once: every dereference of the lazy table would check its initialisation.
-        let table: &[Pattern; KEYS] = &PATTERNS;
+        let table: &ByKey<Pattern> = &PATTERNS;
         let me = color.index();
         let counts = &mut self.pattern_counts;
         let stone_patterns = &mut self.stone_patterns;
@@ -382,7 +382,8 @@ impl Board {
         // Seen from `color` the stone is an own digit (1), from the other a blocker (2): one
         // addition to both keys of a neighbour (`PACKED_DIGITS`).
         let digits = &PACKED_DIGITS[me];
-        let filled: &[u16; KEYS] = &FILLED_SLOTS;
+        let filled: &ByKey<u16> = &FILLED_SLOTS;
+        let parts: &ByKey<u16> = &CODE_PARTS;
         for (d, line) in g.line_neighbours[c.index()].iter().enumerate() {
             // `c`'s own key tells which neighbours hold stones (or lie off the board).
             let stones = filled[self.keys[c.index()][d][me] as usize];
@@ -394,7 +395,7 @@ impl Board {
                 let keys = &mut self.keys[n.index()][d];
                 let new = shifted(*keys, digits[2 * REACH - 1 - s], add);
                 *keys = new;
-                self.cells.line_changed(n.index(), d, new, table, observer);
+                self.cells.line_changed(n.index(), d, new, parts, observer);
             }
             for s in slots_in(stones) {
                 let Some(n) = line[s] else {

@@ -16,7 +16,8 @@
 //! engine's evaluator (`engine::eval`) values the codes and keeps its sums by those hooks.
 
 use crate::rules::coord::CELLS;
-use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, Pattern};
+use once_cell::sync::Lazy;
+use crate::rules::patterns::{ByKey, PATTERN_COUNT, PATTERNS, Pattern};
 
 /// Pattern classes counted in a code: live two to live four.
 const COUNTED: usize = 5;
@@ -60,8 +61,18 @@ pub const PATTERN_PARTS: [u32; PATTERN_COUNT] = {
 /// What a line with key `key` adds to a cell's code.
 #[inline]
 pub fn code_part(key: u16) -> u32 {
-    PATTERN_PARTS[PATTERNS[key as usize] as usize]
+    CODE_PARTS[key as usize] as u32
 }
+
+/// `code_part` of every key, in one table: the upkeep of the codes reads it for every line
+/// a stone changes, and one lookup is cheaper than the pattern's and then its part's.
+pub static CODE_PARTS: Lazy<Box<ByKey<u16>>> = Lazy::new(|| {
+    let mut parts = Box::new([0u16; 1 << u16::BITS]);
+    for (part, &pattern) in parts.iter_mut().zip(PATTERNS.iter()) {
+        *part = PATTERN_PARTS[pattern as usize] as u16;
+    }
+    parts
+});
 
 /// The code of a cell whose four lines have these keys (seen from one colour).
 pub fn cell_code(keys: [u16; 4]) -> u32 {
@@ -130,11 +141,11 @@ impl CellCodes {
     /// from black and from white, by direction).
     #[inline]
     pub fn vacate(&mut self, i: usize, keys: &[[u16; 2]; 4], observer: &mut impl CodeObserver) {
-        let table: &[Pattern; KEYS] = &PATTERNS;
+        let table: &ByKey<u16> = &CODE_PARTS;
         let mut code = [0u32; 2];
         for (part, key) in self.parts[i].iter_mut().zip(keys) {
             for color in 0..2 {
-                part[color] = PATTERN_PARTS[table[key[color] as usize] as usize] as u16;
+                part[color] = table[key[color] as usize];
                 code[color] += part[color] as u32;
             }
         }
@@ -143,18 +154,18 @@ impl CellCodes {
     }
 
     /// The line of the empty cell `i` along direction `d` now has the keys `keys` (seen
-    /// from black and from white); `table` is `PATTERNS`, read once by the caller.
+    /// from black and from white); `table` is `CODE_PARTS`, read once by the caller.
     #[inline]
     pub fn line_changed(
         &mut self,
         i: usize,
         d: usize,
         keys: [u16; 2],
-        table: &[Pattern; KEYS],
+        table: &ByKey<u16>,
         observer: &mut impl CodeObserver,
     ) {
         for color in 0..2 {
-            let new_part = PATTERN_PARTS[table[keys[color] as usize] as usize] as u16;
+            let new_part = table[keys[color] as usize];
             let old_part = self.parts[i][d][color];
             if new_part != old_part {
                 self.parts[i][d][color] = new_part;

@@ -46,6 +46,10 @@ const CENTRE: usize = REACH;
 /// Number of pattern keys: 3^10.
 pub const KEYS: usize = 59049;
 
+/// A table with an entry for every value a `u16` key can take, so that a lookup needs no
+/// bounds check; the entries from `KEYS` on are never read.
+pub type ByKey<T> = [T; 1 << u16::BITS];
+
 /// Powers of three for the ten neighbour digits (slot order of `geometry::slot`).
 pub const POW3: [u16; 2 * REACH] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683];
 
@@ -149,11 +153,11 @@ pub fn classify(line: &[Seen; LINE]) -> Pattern {
 
 /// Pattern of every key, built once from `classify_with`: lines with more own stones first,
 /// so each recursive step is a lookup.
-pub static PATTERNS: Lazy<Box<[Pattern; KEYS]>> = Lazy::new(|| {
+pub static PATTERNS: Lazy<Box<ByKey<Pattern>>> = Lazy::new(|| {
     let mut keys: Vec<usize> = (0..KEYS).collect();
     let own = |k: usize| line_of(k).iter().filter(|&&s| s == Seen::Own).count();
     keys.sort_by_key(|&k| std::cmp::Reverse(own(k)));
-    let table = std::cell::RefCell::new(Box::new([Pattern::None; KEYS]));
+    let table = std::cell::RefCell::new(Box::new([Pattern::None; 1 << u16::BITS]));
     for k in keys {
         let p = classify_with(&line_of(k), &|l| table.borrow()[key_of(l)]);
         table.borrow_mut()[k] = p;

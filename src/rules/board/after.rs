@@ -5,10 +5,10 @@
 use super::{
     ALL_SLOTS, BLOCK_DIGIT, Board, FILLED_SLOTS, OWN_DIGIT, PACKED_DIGITS, packed, slots_in,
 };
-use crate::rules::cells::{CodeObserver, PATTERN_PARTS};
+use crate::rules::cells::{CODE_PARTS, CodeObserver};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::{GEOMETRY, REACH, crossings, line_offset, slot, slot_steps};
-use crate::rules::patterns::{KEYS, PATTERN_COUNT, PATTERNS, Pattern};
+use crate::rules::patterns::{ByKey, PATTERN_COUNT, PATTERNS, Pattern};
 use crate::rules::stones::Color;
 use arrayvec::ArrayVec;
 
@@ -19,8 +19,8 @@ impl Board {
     /// stones costs about twice as much.
     pub fn lines_after(&self, a: Cell, b: Cell, color: Color) -> [[u16; PATTERN_COUNT]; 2] {
         let g = &*GEOMETRY;
-        let table: &[Pattern; KEYS] = &PATTERNS;
-        let filled: &[u16; KEYS] = &FILLED_SLOTS;
+        let table: &ByKey<Pattern> = &PATTERNS;
+        let filled: &ByKey<u16> = &FILLED_SLOTS;
         let me = color.index();
         let mut counts = self.pattern_counts;
         let shared = line_offset(a, b);
@@ -147,8 +147,8 @@ impl Board {
     ) {
         let g = &*GEOMETRY;
         // Read once: every dereference of the lazy tables would check their initialisation.
-        let table: &[Pattern; KEYS] = &PATTERNS;
-        let filled: &[u16; KEYS] = &FILLED_SLOTS;
+        let code_parts: &ByKey<u16> = &CODE_PARTS;
+        let filled: &ByKey<u16> = &FILLED_SLOTS;
         let digits = &PACKED_DIGITS[color.index()];
         let neighbours = &g.line_neighbours[from.index()][d];
         // The empty neighbours, but for the other stone's cell: it would hold a stone.
@@ -177,8 +177,7 @@ impl Board {
                 after += digits[slot(k - slot_steps(s))];
             }
             let before = self.cells.part(i, d);
-            let parts = [after & 0xffff, after >> 16]
-                .map(|key| PATTERN_PARTS[table[key as usize] as usize]);
+            let parts = [after & 0xffff, after >> 16].map(|key| code_parts[key as u16 as usize] as u32);
             // Most lines far from stones stay below every counted pattern.
             if parts[0] == before[0] as u32 && parts[1] == before[1] as u32 {
                 continue;
