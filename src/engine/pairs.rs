@@ -106,7 +106,7 @@ fn ranked_cells(
         keys.truncate(keep);
     }
     keys.sort_unstable();
-    out.extend(keys.into_iter().map(from_rank));
+    out.extend(keys.iter().map(|&key| from_rank(key)));
 }
 
 /// The cell and score `by_rank` made `key` of.

@@ -16,8 +16,8 @@
 //! engine's evaluator (`engine::eval`) values the codes and keeps its sums by those hooks.
 
 use crate::rules::coord::CELLS;
-use once_cell::sync::Lazy;
 use crate::rules::patterns::{ByKey, PATTERN_COUNT, PATTERNS, Pattern};
+use once_cell::sync::Lazy;
 
 /// Pattern classes counted in a code: live two to live four.
 const COUNTED: usize = 5;

@@ -104,8 +104,11 @@ struct AfterFirst {
 }
 
 impl AfterFirst {
-    fn new(board: &Stones, attacker: Color, a: Cell, before: &Before) -> AfterFirst {
-        let mut after = AfterFirst {
+    /// The node as `before` saw it, for `place_first` to add a first stone to. Built where
+    /// it is returned and filled there: the struct is large (most of it `changed`'s room),
+    /// and one built inside a function and then returned was copied whole.
+    fn before_first(before: &Before) -> AfterFirst {
+        AfterFirst {
             standing: WindowList::new(),
             through_a: [0; WINDOWS.div_ceil(64)],
             adders: before.threes,
@@ -113,7 +116,12 @@ impl AfterFirst {
             exact_threes: before.exact_threes,
             changed: ArrayVec::new(),
             touched: CellSet::new(),
-        };
+        }
+    }
+
+    /// The attacker's first stone on `a`, judged without placing it.
+    fn place_first(&mut self, board: &Stones, attacker: Color, a: Cell) {
+        let after = self;
         after.adders.remove(a);
         after.open.remove(a);
         for &w in GEOMETRY.windows_of(a) {
@@ -152,7 +160,6 @@ impl AfterFirst {
                 }
             }
         }
-        after
     }
 
     /// A window's stone counts, as (attacker's, defender's), with `a` on the board.
@@ -238,7 +245,8 @@ impl Collector {
         before: &Before,
     ) {
         let g = &*GEOMETRY;
-        let after = AfterFirst::new(board, attacker, a, before);
+        let mut after = AfterFirst::before_first(before);
+        after.place_first(board, attacker, a);
         let standing = &after.standing;
         let alone = stones_to_stop(board, standing, &[a]) as u8;
         if self.unstoppable_only() && alone >= 3 {

@@ -177,7 +177,8 @@ impl Board {
                 after += digits[slot(k - slot_steps(s))];
             }
             let before = self.cells.part(i, d);
-            let parts = [after & 0xffff, after >> 16].map(|key| code_parts[key as u16 as usize] as u32);
+            let parts =
+                [after & 0xffff, after >> 16].map(|key| code_parts[key as u16 as usize] as u32);
             // Most lines far from stones stay below every counted pattern.
             if parts[0] == before[0] as u32 && parts[1] == before[1] as u32 {
                 continue;
