@@ -17,18 +17,15 @@
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::REACH;
-use crate::rules::patterns::{KEYS, POW3};
+use crate::rules::patterns::{ByKey, KEYS, POW3, key_table};
 
 /// A ranking's tables: a stone's worth along one line, by the line's code seen from its
 /// owner (`attack`) and from the opponent (`defence`).
 pub struct KeyWorth {
-    attack: Box<Weights>,
-    defence: Box<Weights>,
+    /// Spanning every `u16`, so that a read needs no bounds check; past `KEYS` all zero.
+    attack: Box<ByKey<i32>>,
+    defence: Box<ByKey<i32>>,
 }
-
-/// A weight for every value a `u16` key can take, so that reading one needs no bounds check
-/// (the keys past `KEYS` never occur, and weigh nothing).
-type Weights = [i32; 1 << u16::BITS];
 
 impl KeyWorth {
     /// One line's part of a stone's worth for `me`, from the line's keys (black's, white's).
@@ -113,7 +110,7 @@ pub fn decode(bytes: &[u8]) -> Result<KeyWorth, RankingFileError> {
         .map(|w| i16::from_le_bytes([w[0], w[1]]) as i32)
         .collect();
     let table = |part: &[i32]| {
-        let mut table = Box::new([0; 1 << u16::BITS]);
+        let mut table = key_table(0);
         table[..KEYS].copy_from_slice(part);
         table
     };

@@ -10,7 +10,9 @@ pub use crate::rules::stones::{
 use crate::rules::cells::{CODE_PARTS, CellCodes, CodeObserver};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, REACH};
-use crate::rules::patterns::{ByKey, KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, pattern};
+use crate::rules::patterns::{
+    ByKey, KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, key_table, pattern,
+};
 use once_cell::sync::Lazy;
 
 mod after;
@@ -81,7 +83,7 @@ static EMPTY_KEYS: Lazy<Box<[[[u16; 2]; 4]; CELLS]>> = Lazy::new(|| {
 /// For each pattern key, its neighbour slots that are not empty (a stone, or off the board):
 /// lets a reader of a line visit its stones without testing all ten cells.
 static FILLED_SLOTS: Lazy<Box<ByKey<u16>>> = Lazy::new(|| {
-    let mut masks = Box::new([0u16; 1 << u16::BITS]);
+    let mut masks = key_table(0u16);
     for (key, mask) in masks.iter_mut().enumerate().take(KEYS) {
         for (s, &power) in POW3.iter().enumerate() {
             if !(key / power as usize).is_multiple_of(3) {

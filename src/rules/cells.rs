@@ -16,7 +16,7 @@
 //! engine's evaluator (`engine::eval`) values the codes and keeps its sums by those hooks.
 
 use crate::rules::coord::CELLS;
-use crate::rules::patterns::{ByKey, PATTERN_COUNT, PATTERNS, Pattern};
+use crate::rules::patterns::{ByKey, PATTERN_COUNT, PATTERNS, Pattern, key_table};
 use once_cell::sync::Lazy;
 
 /// Pattern classes counted in a code: live two to live four.
@@ -67,7 +67,7 @@ pub fn code_part(key: u16) -> u32 {
 /// `code_part` of every key, in one table: the upkeep of the codes reads it for every line
 /// a stone changes, and one lookup is cheaper than the pattern's and then its part's.
 pub static CODE_PARTS: Lazy<Box<ByKey<u16>>> = Lazy::new(|| {
-    let mut parts = Box::new([0u16; 1 << u16::BITS]);
+    let mut parts = key_table(0u16);
     for (part, &pattern) in parts.iter_mut().zip(PATTERNS.iter()) {
         *part = PATTERN_PARTS[pattern as usize] as u16;
     }

@@ -50,6 +50,14 @@ pub const KEYS: usize = 59049;
 /// bounds check; the entries from `KEYS` on are never read.
 pub type ByKey<T> = [T; 1 << u16::BITS];
 
+/// A `ByKey` table with every entry `fill`, built on the heap (it is too large for a stack).
+pub fn key_table<T: Clone>(fill: T) -> Box<ByKey<T>> {
+    vec![fill; 1 << u16::BITS]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the length is the type's"))
+}
+
 /// Powers of three for the ten neighbour digits (slot order of `geometry::slot`).
 pub const POW3: [u16; 2 * REACH] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683];
 
@@ -157,7 +165,7 @@ pub static PATTERNS: Lazy<Box<ByKey<Pattern>>> = Lazy::new(|| {
     let mut keys: Vec<usize> = (0..KEYS).collect();
     let own = |k: usize| line_of(k).iter().filter(|&&s| s == Seen::Own).count();
     keys.sort_by_key(|&k| std::cmp::Reverse(own(k)));
-    let table = std::cell::RefCell::new(Box::new([Pattern::None; 1 << u16::BITS]));
+    let table = std::cell::RefCell::new(key_table(Pattern::None));
     for k in keys {
         let p = classify_with(&line_of(k), &|l| table.borrow()[key_of(l)]);
         table.borrow_mut()[k] = p;
