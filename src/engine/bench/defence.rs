@@ -234,11 +234,24 @@ pub fn holding_turn(worth: &KeyWorth, board: &Board) -> Option<Turn> {
 pub const ZONE_SOLVE_NODES: u64 = 20_000;
 
 /// One budget's results over a suite.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct Hits {
     pub found: usize,
     pub asked: usize,
     pub time: Duration,
+    /// The positions asked and not found, by name (and the turn checked).
+    pub missed: Vec<String>,
+}
+
+impl Hits {
+    fn count(&mut self, found: bool, time: Duration, what: impl FnOnce() -> String) {
+        self.asked += 1;
+        self.found += found as usize;
+        self.time += time;
+        if !found {
+            self.missed.push(what());
+        }
+    }
 }
 
 /// The null-move question and the chosen-turn check over `positions`, under each budget.
@@ -251,18 +264,14 @@ pub fn run(positions: &[DefencePosition], budgets: &[Budget]) -> Vec<(Budget, Hi
             let mut chosen = Hits::default();
             for p in positions {
                 let (found, time) = null_move_finds(&p.board, budget);
-                null.asked += 1;
-                null.found += found as usize;
-                null.time += time;
+                null.count(found, time, || p.name.clone());
                 if p.after == Played::Loses {
                     let chosen_budget = Budget {
                         nodes: budget.nodes.max(CHOSEN_TURN_THREAT_NODES),
                         ..budget
                     };
                     let (found, time) = chosen_check_finds(&p.board, &p.played, chosen_budget);
-                    chosen.asked += 1;
-                    chosen.found += found as usize;
-                    chosen.time += time;
+                    chosen.count(found, time, || format!("{} {}", p.name, p.played));
                 }
             }
             (budget, null, chosen)
@@ -358,6 +367,11 @@ pub fn report(models: &Models, positions: &[DefencePosition]) {
             chosen.asked,
             chosen.time.as_secs_f64()
         );
+        for (question, hits) in [("null move", &null), ("check of the played turn", &chosen)] {
+            for name in &hits.missed {
+                println!("defence {} missed by the {question}: {name}", budget.label);
+            }
+        }
     }
 }
 
@@ -405,5 +419,13 @@ mod tests {
         let results = run(&ps, &[budget]);
         assert_eq!((results[0].1.found, results[0].1.asked), (1, 1));
         assert_eq!((results[0].2.found, results[0].2.asked), (1, 1));
+        assert!(results[0].1.missed.is_empty() && results[0].2.missed.is_empty());
+        // Where there is nothing to find, both questions miss, and name what they missed.
+        let quiet = parse_defence_suite("quiet.txt\t3\tAAAB\tLLLM\tloses\tJJ KJKK").unwrap();
+        let results = run(&[ps[0].clone(), quiet[0].clone()], &[budget]);
+        assert_eq!((results[0].1.found, results[0].1.asked), (1, 2));
+        assert_eq!((results[0].2.found, results[0].2.asked), (1, 2));
+        assert_eq!(results[0].1.missed, ["quiet.txt 3"]);
+        assert_eq!(results[0].2.missed, ["quiet.txt 3 LLLM"]);
     }
 }
