@@ -12,7 +12,7 @@ use crate::engine::tunables::{
     FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES, NARROW_SECOND_STONES, NARROW_WIDTH,
     SECOND_STONES,
 };
-use crate::rules::board::{Board, Color};
+use crate::rules::board::{Board, Color, NEAR};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot};
 use crate::rules::patterns::POW3;
@@ -86,17 +86,58 @@ fn ranked_cells(
     out: &mut ArrayVec<(i32, Cell), CELLS>,
     keep: usize,
 ) {
-    out.clear();
     // Sorted as their keys (`by_rank`), plain integers: cheaper to order than the pairs.
     let mut keys = ArrayVec::<u64, CELLS>::new();
     for c in board.near_empty_cells() {
         keys.push(by_rank(&(worth.cell(board, c, me), c)));
     }
+    keep_best(board, &mut keys, None, out, keep);
+}
+
+/// `ranked_cells` as it would be with a stone of `me` on the empty cell `x`, read without
+/// placing it: the cells near `x` join, and only the cells on a line through `x` score
+/// differently (`cell_score_after`).
+fn ranked_cells_after(
+    worth: &KeyWorth,
+    board: &Board,
+    me: Color,
+    x: Cell,
+    out: &mut ArrayVec<(i32, Cell), CELLS>,
+    keep: usize,
+) {
+    let mut keys = ArrayVec::<u64, CELLS>::new();
+    let mut rank = |c: Cell| keys.push(by_rank(&(cell_score_after(worth, board, c, me, x), c)));
+    for c in board.near_empty_cells().filter(|&c| c != x) {
+        rank(c);
+    }
+    for dr in -NEAR..=NEAR {
+        for dc in -NEAR..=NEAR {
+            if let Some(c) = x.offset(dc, dr, 1)
+                && c != x
+                && board.is_empty(c)
+                && board.nearby(c) == 0
+            {
+                rank(c);
+            }
+        }
+    }
+    keep_best(board, &mut keys, Some(x), out, keep);
+}
+
+/// The `keep` best of the ranked cells `keys` into `out`, best first. Fewer than two (an
+/// almost empty neighbourhood): any empty cell will do, centre-most first; `taken` is a cell
+/// counted as holding a stone.
+fn keep_best(
+    board: &Board,
+    keys: &mut ArrayVec<u64, CELLS>,
+    taken: Option<Cell>,
+    out: &mut ArrayVec<(i32, Cell), CELLS>,
+    keep: usize,
+) {
     if keys.len() < 2 {
-        // An (almost) empty neighbourhood: any empty cell will do, centre-most first.
-        let near: ArrayVec<Cell, 2> = board.near_empty_cells().collect();
+        let ranked: ArrayVec<Cell, 2> = keys.iter().map(|&key| from_rank(key).1).collect();
         for c in Cell::all() {
-            if board.is_empty(c) && !near.contains(&c) {
+            if board.is_empty(c) && Some(c) != taken && !ranked.contains(&c) {
                 keys.push(by_rank(&(-(c.distance(Cell::CENTER) as i32), c)));
             }
         }
@@ -106,6 +147,7 @@ fn ranked_cells(
         keys.truncate(keep);
     }
     keys.sort_unstable();
+    out.clear();
     out.extend(keys.iter().map(|&key| from_rank(key)));
 }
 
@@ -121,8 +163,8 @@ fn ordered(a: Cell, b: Cell) -> Turn {
 }
 
 /// Generates the candidate turns for the side to move into `out`, best first, ranked by
-/// `worth`. Stones it tries are taken back before it returns.
-pub fn generate(worth: &KeyWorth, board: &mut Board, out: &mut Pairs, width: usize) -> Situation {
+/// `worth`.
+pub fn generate(worth: &KeyWorth, board: &Board, out: &mut Pairs, width: usize) -> Situation {
     out.clear();
     let me = board.side_to_move();
     let opp = me.other();
@@ -165,12 +207,10 @@ pub fn generate(worth: &KeyWorth, board: &mut Board, out: &mut Pairs, width: usi
         }
         for &x in &blocks.singles {
             let base = worth.cell(board, x, me);
-            board.place(x, me);
-            ranked_cells(worth, board, me, &mut ranked, FREE_STONES_WITH_BLOCK);
+            ranked_cells_after(worth, board, me, x, &mut ranked, FREE_STONES_WITH_BLOCK);
             for &(s, y) in ranked.iter() {
                 push_unique(out, base + s, ordered(x, y));
             }
-            board.remove(x);
         }
         sort_and_trim(out, PAIR_CAPACITY);
         if blocks.needed >= 3 || out.is_empty() {
@@ -221,7 +261,7 @@ fn sort_and_trim(out: &mut Pairs, width: usize) {
 
 fn quiet_pairs(
     worth: &KeyWorth,
-    board: &mut Board,
+    board: &Board,
     me: Color,
     ranked: &mut ArrayVec<(i32, Cell), CELLS>,
     out: &mut Pairs,
@@ -365,18 +405,18 @@ mod tests {
 
     #[test]
     fn opening_stone_is_the_centre() {
-        let mut b = Board::new();
+        let b = Board::new();
         let mut out = Pairs::new();
-        generate(&KeyWorth::embedded(), &mut b, &mut out, 40);
+        generate(&KeyWorth::embedded(), &b, &mut out, 40);
         assert_eq!(out.as_slice(), &[(0, Turn::one(Cell::CENTER))]);
     }
 
     #[test]
     fn quiet_pairs_are_unique_legal_and_near() {
-        let mut b = play(&["JJ", "KKKJ"]);
+        let b = play(&["JJ", "KKKJ"]);
         let mut out = Pairs::new();
         assert_eq!(
-            generate(&KeyWorth::embedded(), &mut b, &mut out, 40),
+            generate(&KeyWorth::embedded(), &b, &mut out, 40),
             Situation::Quiet
         );
         assert_eq!(out.len(), 40);
@@ -420,7 +460,7 @@ mod tests {
         let mut b = play(&["JJ", "AAAB", "JKJL", "ACAD", "JMJN", "SSSR"]);
         let mut out = Pairs::new();
         assert_eq!(
-            generate(&KeyWorth::embedded(), &mut b, &mut out, 40),
+            generate(&KeyWorth::embedded(), &b, &mut out, 40),
             Situation::Win
         );
         let t = out[0].1;
@@ -431,10 +471,10 @@ mod tests {
     #[test]
     fn every_pair_stops_an_open_four() {
         // White has an open four in row C; black must block both ends.
-        let mut b = play(&["JJ", "DCEC", "JKJL", "FCGC"]);
+        let b = play(&["JJ", "DCEC", "JKJL", "FCGC"]);
         let mut out = Pairs::new();
         assert_eq!(
-            generate(&KeyWorth::embedded(), &mut b, &mut out, 40),
+            generate(&KeyWorth::embedded(), &b, &mut out, 40),
             Situation::Forced
         );
         assert!(!out.is_empty());
@@ -455,10 +495,10 @@ mod tests {
     #[test]
     fn three_threats_are_lost() {
         // White: open four in row C and a four in column P; black cannot stop both.
-        let mut b = play(&["JJ", "DCEC", "JKJL", "FCGC", "AAAB", "PFPG", "ASBS", "PHPI"]);
+        let b = play(&["JJ", "DCEC", "JKJL", "FCGC", "AAAB", "PFPG", "ASBS", "PHPI"]);
         let mut out = Pairs::new();
         assert_eq!(
-            generate(&KeyWorth::embedded(), &mut b, &mut out, 40),
+            generate(&KeyWorth::embedded(), &b, &mut out, 40),
             Situation::Lost
         );
         assert!(b.check_turn(&out[0].1).is_ok());

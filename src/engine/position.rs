@@ -40,7 +40,7 @@ impl Position {
     }
 
     /// Runs `f` on the board alone, for stones it places and takes back before it returns
-    /// (the move generator's trial stones): the evaluator need not see them.
+    /// (the threat checks' trial stones): the evaluator need not see them.
     pub fn with_board<R>(&mut self, f: impl FnOnce(&mut Board) -> R) -> R {
         let before = self.board.hash();
         let out = f(&mut self.board);

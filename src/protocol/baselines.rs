@@ -68,7 +68,7 @@ impl Player for GreedyPlayer {
         let mut b = board.clone();
         let me = b.side_to_move();
         let mut pairs = Pairs::new();
-        generate(&self.ranking, &mut b, &mut pairs, 60);
+        generate(&self.ranking, &b, &mut pairs, 60);
         let mut best: Option<(i32, Turn)> = None;
         for &(_, turn) in &pairs {
             for c in turn.cells() {

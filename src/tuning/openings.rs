@@ -71,7 +71,7 @@ pub fn random_opening(
         let turn = match turns.len() {
             0 => Turn::one(first),
             1 => random_pair(&mut rng, first, 2),
-            _ => generated_pair(worth, &mut board, &mut rng, spread),
+            _ => generated_pair(worth, &board, &mut rng, spread),
         };
         board
             .play_turn(&turn)
@@ -83,7 +83,7 @@ pub fn random_opening(
 
 /// A pair drawn uniformly from the best `spread` the move generator makes of `board` with
 /// the ranking `worth`.
-pub fn generated_pair(worth: &KeyWorth, board: &mut Board, rng: &mut Rng, spread: usize) -> Turn {
+pub fn generated_pair(worth: &KeyWorth, board: &Board, rng: &mut Rng, spread: usize) -> Turn {
     let mut pairs = Pairs::new();
     generate(worth, board, &mut pairs, spread.max(1));
     pairs[rng.below(pairs.len())].1
@@ -180,12 +180,7 @@ pub fn black_replies(
             continue;
         }
         let mut candidates = Pairs::new();
-        generate(
-            &models.ranking,
-            &mut board,
-            &mut candidates,
-            REPLY_CANDIDATES,
-        );
+        generate(&models.ranking, &board, &mut candidates, REPLY_CANDIDATES);
         let mut scored: Vec<(String, i32)> = candidates
             .iter()
             .map(|&(_, turn)| {

@@ -485,8 +485,8 @@ mod tests {
         // The turn black played there now scores as the best pair generated (cells the stones
         // see alike, such as mirror images, may tie with it).
         let mut pairs = Pairs::new();
-        let mut b = board.clone();
-        generate(&ranking, &mut b, &mut pairs, ROOT_PAIRS);
+        let b = board.clone();
+        generate(&ranking, &b, &mut pairs, ROOT_PAIRS);
         let played = Turn::two(parse_cell("HH").unwrap(), parse_cell("II").unwrap());
         let place = pairs
             .iter()
@@ -495,7 +495,7 @@ mod tests {
         assert_eq!(pairs[place].0, pairs[0].0, "{pairs:?}");
         // Untrained, every candidate scores alike.
         let mut zero = Pairs::new();
-        generate(&Model::new().ranking(), &mut b, &mut zero, ROOT_PAIRS);
+        generate(&Model::new().ranking(), &b, &mut zero, ROOT_PAIRS);
         assert!(zero.iter().all(|&(s, _)| s == 0));
     }
 

@@ -108,7 +108,7 @@ fn setup(config: &SelfPlayConfig, index: u64) -> (Vec<Turn>, [u64; 2]) {
             if board.is_over() {
                 break;
             }
-            let turn = generated_pair(&config.models.ranking, &mut board, &mut rng, config.spread);
+            let turn = generated_pair(&config.models.ranking, &board, &mut rng, config.spread);
             board.play_turn(&turn).expect("generated pairs are legal");
             turns.push(turn);
         }

@@ -221,7 +221,7 @@ pub fn engine_turn(models: &Models, board: &Board, time: Duration) -> (Turn, Pla
 pub fn holding_turn(worth: &KeyWorth, board: &Board) -> Option<Turn> {
     let mut b = board.clone();
     let mut root = Pairs::new();
-    let situation = generate(worth, &mut b, &mut root, ROOT_PAIRS);
+    let situation = generate(worth, &b, &mut root, ROOT_PAIRS);
     let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
     // No deadline: the guard checks every turn; what matters here is the widened root.
     let _ = guard(&mut solver, worth, &mut b, &mut root, situation, None);

@@ -226,7 +226,7 @@ impl Searcher {
         let mut board = Position::new(position.clone(), &self.models.eval);
         let mut root = Pairs::new();
         let worth = Arc::clone(&self.models.ranking);
-        let situation = board.with_board(|b| generate(&worth, b, &mut root, ROOT_PAIRS));
+        let situation = generate(&worth, &board, &mut root, ROOT_PAIRS);
         let fallback = any_legal_turn(position).expect("search called on a finished game");
         let mut report = Report::empty(root.first().map_or(fallback, |&(_, t)| t));
         let solver_nodes = self.solver.total_nodes();

@@ -96,7 +96,7 @@ impl MovePicker {
     }
 
     /// The next turn to try. `searcher` counts the leaves read, and gives the killers.
-    pub(super) fn next(&mut self, searcher: &mut Searcher, board: &mut Position) -> Next {
+    pub(super) fn next(&mut self, searcher: &mut Searcher, board: &Position) -> Next {
         loop {
             match self.stage {
                 Stage::TableTurn => {
@@ -140,7 +140,7 @@ impl MovePicker {
     }
 
     /// Generates the pairs and orders them; at the frontier, reads the quiet leaves.
-    fn generate(&mut self, searcher: &mut Searcher, board: &mut Position) -> Option<Next> {
+    fn generate(&mut self, searcher: &mut Searcher, board: &Position) -> Option<Next> {
         let node = self.node;
         let width = if node.depth <= 1 {
             FRONTIER_PAIRS
@@ -148,7 +148,7 @@ impl MovePicker {
             MAX_PAIRS
         };
         let worth = &searcher.models.ranking;
-        match board.with_board(|b| generate(worth, b, &mut self.moves, width)) {
+        match generate(worth, board, &mut self.moves, width) {
             Situation::Win => return Some(Next::Decided(WIN - node.ply as i32)),
             Situation::Lost => return Some(Next::Decided(-(WIN - node.ply as i32 - 1))),
             Situation::Forced | Situation::Quiet => {}
@@ -243,9 +243,9 @@ mod tests {
     fn position(width: usize) -> (Position, Vec<Turn>) {
         let models = Models::embedded();
         let board = Board::from_turns("JJ KKKJ IIHH LLML").unwrap();
-        let mut board = Position::new(board, &models.eval);
+        let board = Position::new(board, &models.eval);
         let mut pairs = Pairs::new();
-        board.with_board(|b| generate(&models.ranking, b, &mut pairs, width));
+        generate(&models.ranking, &board, &mut pairs, width);
         (board, pairs.iter().map(|&(_, t)| t).collect())
     }
 

@@ -355,7 +355,7 @@ mod tests {
         let mut position = Position::new(board, &searcher.models.eval);
         let mut root = Pairs::new();
         let worth = Arc::clone(&searcher.models.ranking);
-        position.with_board(|b| generate(&worth, b, &mut root, ROOT_PAIRS));
+        generate(&worth, &position, &mut root, ROOT_PAIRS);
         position.place_turn(&root[0].1, me);
         searcher.search_first_turn(&mut position, 2, WIN + 1, last)
     }

@@ -343,7 +343,7 @@ mod tests {
         let mut b = board.clone();
         let mut root = Pairs::new();
         let worth = KeyWorth::embedded();
-        let situation = generate(&worth, &mut b, &mut root, ROOT_PAIRS);
+        let situation = generate(&worth, &b, &mut root, ROOT_PAIRS);
         let mut solver = Solver::new(THREAT_CACHE_ENTRIES);
         // The guard widens the root with the opponent's proof zone, as in play.
         let _ = guard(&mut solver, &worth, &mut b, &mut root, situation, None);
