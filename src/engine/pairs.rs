@@ -105,8 +105,27 @@ fn ranked_cells_after(
     out: &mut ArrayVec<(i32, Cell), CELLS>,
     keep: usize,
 ) {
+    // What `x` changes: the score of each empty cell on its lines within reach, along that
+    // line alone, where `x` sits in the cell's mirrored slot.
+    let mut change = [0i32; CELLS];
+    for (d, line) in GEOMETRY.line_neighbours[x.index()].iter().enumerate() {
+        for (s, n) in line.iter().enumerate() {
+            let Some(n) = *n else { continue };
+            if board.is_empty(n) {
+                let keys = board.line_keys(n, d);
+                let mut after = keys;
+                let power = POW3[2 * REACH - 1 - s];
+                after[me.index()] += power;
+                after[1 - me.index()] += 2 * power;
+                change[n.index()] = worth.line(after, me) - worth.line(keys, me);
+            }
+        }
+    }
     let mut keys = ArrayVec::<u64, CELLS>::new();
-    let mut rank = |c: Cell| keys.push(by_rank(&(cell_score_after(worth, board, c, me, x), c)));
+    let mut rank = |c: Cell| {
+        let score = worth.cell(board, c, me) + change[c.index()];
+        keys.push(by_rank(&(score, c)));
+    };
     for c in board.near_empty_cells().filter(|&c| c != x) {
         rank(c);
     }
@@ -449,6 +468,28 @@ mod tests {
                         worth.cell(&after, c, me),
                         "{c} after {a}"
                     );
+                }
+            }
+        }
+    }
+
+    /// The cells ranked as if a stone stood are the cells ranked with it placed: the same
+    /// cells (those near it join), the same scores, the same order.
+    #[test]
+    fn cells_ranked_after_a_stone_are_those_ranked_with_it_placed() {
+        let worth = KeyWorth::embedded();
+        for turns in ["JJ", "JJ KKKJ IIHH LLML", "JJ AACB JKJL SSQR"] {
+            let b = play(&[turns]);
+            for me in [Color::Black, Color::White] {
+                for x in b.near_empty_cells().step_by(2) {
+                    let mut placed = b.clone();
+                    placed.place(x, me);
+                    for keep in [FREE_STONES_WITH_BLOCK, CELLS] {
+                        let (mut read, mut placed_ranked) = (ArrayVec::new(), ArrayVec::new());
+                        ranked_cells_after(&worth, &b, me, x, &mut read, keep);
+                        ranked_cells(&worth, &placed, me, &mut placed_ranked, keep);
+                        assert_eq!(read, placed_ranked, "{turns} {x} {me:?}");
+                    }
                 }
             }
         }
