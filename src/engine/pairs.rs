@@ -95,8 +95,9 @@ fn ranked_cells(
 }
 
 /// `ranked_cells` as it would be with a stone of `me` on the empty cell `x`, read without
-/// placing it: the cells near `x` join, and only the cells on a line through `x` score
-/// differently (`cell_score_after`).
+/// placing it: the cells near `x` (within `NEAR`, as the board counts them) join, and the
+/// cells on a line through `x` score differently along that line alone, as
+/// `cell_score_after` scores one cell.
 fn ranked_cells_after(
     worth: &KeyWorth,
     board: &Board,
