@@ -277,6 +277,10 @@ const RULES_STATICS: &[(&str, &str)] = &[
         "the board's lines and each cell's neighbours along them",
     ),
     ("PATTERNS", "each line key's pattern class"),
+    (
+        "CODE_PARTS",
+        "each line key's part of a cell code (its pattern class's)",
+    ),
     ("EMPTY_KEYS", "the line keys of the empty board"),
     ("EMPTY_CODES", "the cell codes of the empty board"),
     (
