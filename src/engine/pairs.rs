@@ -55,14 +55,24 @@ fn cell_score_after(worth: &KeyWorth, board: &Board, b: Cell, me: Color, a: Cell
     };
     let mut score = 0;
     for d in 0..4 {
-        let mut keys = board.line_keys(b, d);
-        if d == dir {
-            keys[me.index()] += POW3[slot];
-            keys[1 - me.index()] += 2 * POW3[slot];
-        }
+        let keys = board.line_keys(b, d);
+        let keys = if d == dir {
+            with_stone(keys, me, slot)
+        } else {
+            keys
+        };
         score += worth.line(keys, me);
     }
     score
+}
+
+/// A line's keys (black's, white's) with a stone of `me` in neighbour slot `slot`: an own
+/// digit (1) seen from `me`, a blocker (2) seen from the other colour.
+#[inline]
+fn with_stone(mut keys: [u16; 2], me: Color, slot: usize) -> [u16; 2] {
+    keys[me.index()] += POW3[slot];
+    keys[1 - me.index()] += 2 * POW3[slot];
+    keys
 }
 
 /// A score as a sort key that puts the best first: sorting one integer is cheaper than a
@@ -114,10 +124,7 @@ fn ranked_cells_after(
             let Some(n) = *n else { continue };
             if board.is_empty(n) {
                 let keys = board.line_keys(n, d);
-                let mut after = keys;
-                let power = POW3[2 * REACH - 1 - s];
-                after[me.index()] += power;
-                after[1 - me.index()] += 2 * power;
+                let after = with_stone(keys, me, 2 * REACH - 1 - s);
                 change[n.index()] = worth.line(after, me) - worth.line(keys, me);
             }
         }
