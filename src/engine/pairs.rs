@@ -306,6 +306,12 @@ fn quiet_pairs(
     let firsts = firsts.min(ranked.len());
     let seconds = seconds.min(ranked.len());
     let g = &*GEOMETRY;
+    // The second stones drawn from the ranking, as a set: a line cell among them is met
+    // there already.
+    let mut ranked_seconds = [0u64; CELLS.div_ceil(64)];
+    for &(_, c) in &ranked[..seconds] {
+        ranked_seconds[c.index() / 64] |= 1 << (c.index() % 64);
+    }
     for i in 0..firsts {
         let (sa, a) = ranked[i];
         // Second stones: the best-ranked cells and the cells next to `a` along its lines,
@@ -319,23 +325,23 @@ fn quiet_pairs(
         // A ranked cell's score is known; it changes with `a` only along their common line.
         let candidates = ranked[..seconds]
             .iter()
-            .map(|&(score, c)| (Some(score), c))
+            .enumerate()
+            .map(|(j, &(score, c))| (Some((j, score)), c))
             .chain(
                 line_cells
-                    .filter(|c| !ranked[..seconds].iter().any(|&(_, r)| r == *c))
+                    .filter(|c| ranked_seconds[c.index() / 64] & 1 << (c.index() % 64) == 0)
                     .map(|c| (None, c)),
             );
         for (known, b) in candidates {
             if b == a || !board.is_empty(b) {
                 continue;
             }
-            // A pair of two first stones is met twice: keep the meeting with the better first.
-            if let Some(j) = ranked[..firsts].iter().position(|&(_, c)| c == b)
-                && j < i
-            {
+            // A pair of two first stones is met twice: keep the meeting with the better
+            // first. (First stones lead the ranking, so only a ranked second can be one.)
+            if known.is_some_and(|(j, _)| j < i) {
                 continue;
             }
-            let sb = match known {
+            let sb = match known.map(|(_, score)| score) {
                 Some(score) if alignment(b, a).is_none() => score,
                 _ => cell_score_after(worth, board, b, me, a),
             };
