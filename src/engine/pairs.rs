@@ -273,17 +273,31 @@ fn by_score(&(score, turn): &(i32, Turn)) -> u64 {
     best_first(score) << 32 | (turn.first.index() as u64) << 16 | second
 }
 
-/// Keeps the `width` best pairs, sorted.
+/// The turn and score `by_score` made `key` of.
+#[inline]
+fn from_score_key(key: u64) -> (i32, Turn) {
+    let score = (!(key >> 32) as u32 ^ 0x8000_0000) as i32;
+    let first = Cell::from_index((key >> 16 & 0xffff) as usize);
+    let turn = match key & 0xffff {
+        0 => Turn::one(first),
+        second => Turn::two(first, Cell::from_index(second as usize - 1)),
+    };
+    (score, turn)
+}
+
+/// Keeps the `width` best pairs, sorted. Sorted as their keys (`by_score`), plain
+/// integers that name the pairs: cheaper to order than the pairs by a key.
 fn sort_and_trim(out: &mut Pairs, width: usize) {
-    if width == 0 {
-        out.clear();
-        return;
+    let mut keys: ArrayVec<u64, PAIR_CAPACITY> = out.iter().map(by_score).collect();
+    if keys.len() > width {
+        if width > 0 {
+            keys.select_nth_unstable(width - 1);
+        }
+        keys.truncate(width);
     }
-    if out.len() > width {
-        out.select_nth_unstable_by_key(width - 1, by_score);
-        out.truncate(width);
-    }
-    out.sort_unstable_by_key(by_score);
+    keys.sort_unstable();
+    out.clear();
+    out.extend(keys.iter().map(|&key| from_score_key(key)));
 }
 
 fn quiet_pairs(
@@ -405,7 +419,8 @@ mod tests {
     }
 
     /// The sort keys order as the fields do: score down, then cells up (a single stone
-    /// before the pairs with its first stone), over the whole range of scores.
+    /// before the pairs with its first stone), over the whole range of scores, and each key
+    /// gives back what it was made of.
     #[test]
     fn sort_keys_order_best_first_then_by_cells() {
         let mut rng = crate::rng::Rng::new(5);
@@ -421,6 +436,9 @@ mod tests {
         }
         for &ranked in &cells {
             assert_eq!(from_rank(by_rank(&ranked)), ranked);
+        }
+        for &pair in &turns {
+            assert_eq!(from_score_key(by_score(&pair)), pair);
         }
         let mut by_key = cells.clone();
         by_key.sort_by_key(by_rank);
