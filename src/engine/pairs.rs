@@ -12,7 +12,7 @@ use crate::engine::tunables::{
     FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES, NARROW_SECOND_STONES, NARROW_WIDTH,
     SECOND_STONES,
 };
-use crate::rules::board::{Board, Color, NEAR};
+use crate::rules::board::{Board, Color, near_box};
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot};
 use crate::rules::patterns::POW3;
@@ -137,17 +137,11 @@ fn ranked_cells_after(
     for c in board.near_empty_cells().filter(|&c| c != x) {
         rank(c);
     }
-    for dr in -NEAR..=NEAR {
-        for dc in -NEAR..=NEAR {
-            if let Some(c) = x.offset(dc, dr, 1)
-                && c != x
-                && board.is_empty(c)
-                && board.nearby(c) == 0
-            {
-                rank(c);
-            }
+    near_box(x, |c| {
+        if c != x && board.is_empty(c) && board.nearby(c) == 0 {
+            rank(c);
         }
-    }
+    });
     keep_best(board, &mut keys, Some(x), out, keep);
 }
 

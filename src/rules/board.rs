@@ -208,6 +208,20 @@ impl Default for Board {
 /// Cells counted as near a stone: within this Chebyshev distance.
 pub const NEAR: i32 = 2;
 
+/// Calls `f` on each cell within `NEAR` of `c` (`c` itself too), row by row: the cells a
+/// stone on `c` counts as near (`Board::nearby`). A loop with a closure, not an iterator:
+/// it runs on every stone placed and removed.
+#[inline]
+pub fn near_box(c: Cell, mut f: impl FnMut(Cell)) {
+    for dr in -NEAR..=NEAR {
+        for dc in -NEAR..=NEAR {
+            if let Some(n) = c.offset(dc, dr, 1) {
+                f(n);
+            }
+        }
+    }
+}
+
 impl Board {
     pub fn new() -> Board {
         Board {
@@ -427,14 +441,10 @@ impl Board {
     }
 
     fn update_nearby(&mut self, c: Cell, delta: i8) {
-        for dr in -NEAR..=NEAR {
-            for dc in -NEAR..=NEAR {
-                if let Some(n) = c.offset(dc, dr, 1) {
-                    let v = &mut self.nearby[n.index()];
-                    *v = (*v as i8 + delta) as u8;
-                }
-            }
-        }
+        near_box(c, |n| {
+            let v = &mut self.nearby[n.index()];
+            *v = (*v as i8 + delta) as u8;
+        });
     }
 
     /// Rebuilds every incremental field from the cells alone.
