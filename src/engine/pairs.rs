@@ -8,6 +8,7 @@
 //!   kept once.
 
 use crate::engine::ranking::KeyWorth;
+use crate::engine::solver::zone::CellSet;
 use crate::engine::tunables::{
     FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES, NARROW_SECOND_STONES, NARROW_WIDTH,
     SECOND_STONES,
@@ -80,6 +81,12 @@ fn with_stone(mut keys: [u16; 2], me: Color, slot: usize) -> [u16; 2] {
 #[inline]
 fn best_first(score: i32) -> u64 {
     !(score as u32 ^ 0x8000_0000) as u64
+}
+
+/// The score `best_first` made the low 32 bits of `bits` of.
+#[inline]
+fn from_best_first(bits: u64) -> i32 {
+    (!bits as u32 ^ 0x8000_0000) as i32
 }
 
 /// Orders ranked cells: best score first, ties by cell index (deterministic generation).
@@ -175,8 +182,10 @@ fn keep_best(
 /// The cell and score `by_rank` made `key` of.
 #[inline]
 fn from_rank(key: u64) -> (i32, Cell) {
-    let score = (!(key >> 16) as u32 ^ 0x8000_0000) as i32;
-    (score, Cell::from_index((key & 0xffff) as usize))
+    (
+        from_best_first(key >> 16),
+        Cell::from_index((key & 0xffff) as usize),
+    )
 }
 
 fn ordered(a: Cell, b: Cell) -> Turn {
@@ -270,7 +279,7 @@ fn by_score(&(score, turn): &(i32, Turn)) -> u64 {
 /// The turn and score `by_score` made `key` of.
 #[inline]
 fn from_score_key(key: u64) -> (i32, Turn) {
-    let score = (!(key >> 32) as u32 ^ 0x8000_0000) as i32;
+    let score = from_best_first(key >> 32);
     let first = Cell::from_index((key >> 16 & 0xffff) as usize);
     let turn = match key & 0xffff {
         0 => Turn::one(first),
@@ -316,9 +325,9 @@ fn quiet_pairs(
     let g = &*GEOMETRY;
     // The second stones drawn from the ranking, as a set: a line cell among them is met
     // there already.
-    let mut ranked_seconds = [0u64; CELLS.div_ceil(64)];
+    let mut ranked_seconds = CellSet::new();
     for &(_, c) in &ranked[..seconds] {
-        ranked_seconds[c.index() / 64] |= 1 << (c.index() % 64);
+        ranked_seconds.insert(c);
     }
     for i in 0..firsts {
         let (sa, a) = ranked[i];
@@ -337,7 +346,7 @@ fn quiet_pairs(
             .map(|(j, &(score, c))| (Some((j, score)), c))
             .chain(
                 line_cells
-                    .filter(|c| ranked_seconds[c.index() / 64] & 1 << (c.index() % 64) == 0)
+                    .filter(|&c| !ranked_seconds.contains(c))
                     .map(|c| (None, c)),
             );
         for (known, b) in candidates {
