@@ -261,7 +261,7 @@ pub(super) const LATER_SELF_PLAY: [(&str, &str); 3] = [
 
 /// Self-play files no fit reads yet, kept for the next refits (docs/tuning.md).
 #[cfg(test)]
-pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 4] = [
+pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 5] = [
     (
         "selfplay-games-6",
         include_str!("../../tests/data/selfplay-games-6.txt"),
@@ -277,6 +277,10 @@ pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 4] = [
     (
         "selfplay-games-9",
         include_str!("../../tests/data/selfplay-games-9.txt"),
+    ),
+    (
+        "selfplay-games-10",
+        include_str!("../../tests/data/selfplay-games-10.txt"),
     ),
 ];
 
