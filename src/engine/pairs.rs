@@ -23,6 +23,10 @@ use arrayvec::ArrayVec;
 /// Cells next to a first stone offered as its partner: two each way along four lines.
 const LINE_PARTNERS: usize = 16;
 
+// `quiet_pairs` meets a pair of two first stones among the ranked seconds only if every
+// first stone is also a second stone.
+const _: () = assert!(FIRST_STONES <= SECOND_STONES && NARROW_FIRST_STONES <= NARROW_SECOND_STONES);
+
 /// Most pairs a generator call can produce before trimming.
 pub const PAIR_CAPACITY: usize = FIRST_STONES * (SECOND_STONES + LINE_PARTNERS);
 
