@@ -174,13 +174,21 @@ fn keep_best(
             }
         }
     }
+    smallest_sorted(keys, keep);
+    out.clear();
+    out.extend(keys.iter().map(|&key| from_rank(key)));
+}
+
+/// Keeps the `keep` smallest of `keys` (the best, as `by_rank` and `by_score` order them),
+/// sorted.
+fn smallest_sorted<const N: usize>(keys: &mut ArrayVec<u64, N>, keep: usize) {
     if keys.len() > keep {
-        keys.select_nth_unstable(keep - 1);
+        if keep > 0 {
+            keys.select_nth_unstable(keep - 1);
+        }
         keys.truncate(keep);
     }
     keys.sort_unstable();
-    out.clear();
-    out.extend(keys.iter().map(|&key| from_rank(key)));
 }
 
 /// The cell and score `by_rank` made `key` of.
@@ -296,13 +304,7 @@ fn from_score_key(key: u64) -> (i32, Turn) {
 /// integers that name the pairs: cheaper to order than the pairs by a key.
 fn sort_and_trim(out: &mut Pairs, width: usize) {
     let mut keys: ArrayVec<u64, PAIR_CAPACITY> = out.iter().map(by_score).collect();
-    if keys.len() > width {
-        if width > 0 {
-            keys.select_nth_unstable(width - 1);
-        }
-        keys.truncate(width);
-    }
-    keys.sort_unstable();
+    smallest_sorted(&mut keys, width);
     out.clear();
     out.extend(keys.iter().map(|&key| from_score_key(key)));
 }
