@@ -17,6 +17,8 @@ use crate::rules::geometry::WINDOW;
 use crate::rules::patterns::PATTERN_COUNT;
 use std::sync::Arc;
 
+pub mod leaves;
+
 /// Scores beyond this are wins or losses found by search, not evaluations.
 pub const WIN: i32 = 1_000_000;
 pub const WIN_BOUND: i32 = WIN - 1000;
@@ -104,49 +106,6 @@ impl Evaluator {
         hand_score(board, me) + cell_term(&self.sums[me.index()], &self.sums[them.index()])
     }
 
-    /// `evaluate` for the side to move after `color` places stones on the empty cells `a`
-    /// and `b` (the whole turn), read without placing them; `None` when the turn makes a
-    /// threat window or a six for `color`, and the position after it is not quiet. `color`
-    /// must hold no threat window before.
-    pub fn evaluate_after(&self, board: &Board, a: Cell, b: Cell, color: Color) -> Option<i32> {
-        let (mover, waiting) = (color.other(), color);
-        let windows = window_term(
-            board.as_stones().pure_windows(mover),
-            board.as_stones().pure_windows(waiting),
-        ) + board
-            .as_stones()
-            .sum_windows_after(a, b, color, window_change)?;
-        let counts = board.lines_after(a, b, color);
-        let (m, w) = (mover.index(), waiting.index());
-        let score = pattern_term(&counts[m], &counts[w])
-            + windows
-            + match &self.cells {
-                Some(values) => {
-                    let mut after = TermAfter {
-                        values,
-                        mover: m,
-                        change: 0,
-                    };
-                    board.observe_after(a, b, color, &mut after);
-                    cell_term(&self.sums[m], &self.sums[w]) + after.change
-                }
-                None => 0,
-            };
-        #[cfg(debug_assertions)]
-        if crate::rules::board::debug_sample() {
-            let (mut placed, mut evaluator) = (board.clone(), self.clone());
-            placed.place_observed(a, color, &mut evaluator);
-            placed.place_observed(b, color, &mut evaluator);
-            assert_eq!(evaluator, Evaluator::new(&self.model(), &placed), "{a} {b}");
-            assert_eq!(
-                score,
-                evaluator.evaluate(&placed, mover),
-                "{a} {b} after {color}"
-            );
-        }
-        Some(score)
-    }
-
     /// The model this evaluator sums.
     pub fn model(&self) -> EvalModel {
         EvalModel {
@@ -187,51 +146,6 @@ impl CodeObserver for Evaluator {
             for (sum, code) in self.sums.iter_mut().zip(codes) {
                 Self::shift(values, sum, code, 1);
             }
-        }
-    }
-}
-
-/// What a turn read without placing it (`Board::observe_after`) does to the cell term: the
-/// codes' changes summed where the term reads them, the mover's to-move values and the
-/// waiting side's waiting values; the other two sums `Evaluator` keeps are not needed here.
-struct TermAfter<'a> {
-    values: &'a CellValues,
-    /// The colour index of the side to move after the turn.
-    mover: usize,
-    change: i32,
-}
-
-impl TermAfter<'_> {
-    /// The change in the term of `color`'s code `code` counted (`sign` 1) or not (-1).
-    #[inline]
-    fn count(&mut self, color: usize, code: u32, sign: i32) {
-        let v = &self.values[code as usize];
-        self.change += if color == self.mover {
-            sign * v[0] as i32
-        } else {
-            -sign * v[1] as i32
-        };
-    }
-}
-
-impl CodeObserver for TermAfter<'_> {
-    #[inline]
-    fn code_changed(&mut self, color: usize, old: u32, new: u32) {
-        self.count(color, old, -1);
-        self.count(color, new, 1);
-    }
-
-    #[inline]
-    fn occupied(&mut self, codes: [u32; 2]) {
-        for (color, code) in codes.into_iter().enumerate() {
-            self.count(color, code, -1);
-        }
-    }
-
-    #[inline]
-    fn vacated(&mut self, codes: [u32; 2]) {
-        for (color, code) in codes.into_iter().enumerate() {
-            self.count(color, code, 1);
         }
     }
 }
@@ -297,67 +211,14 @@ mod tests {
     use super::*;
     use crate::rules::coord::{Cell, parse_cell};
 
-    fn noisy_cells(seed: u64) -> EvalModel {
-        // Cell values with no pattern to them: any code counted wrongly shows.
+    /// Cell values with no pattern to them: any code counted wrongly shows.
+    pub(super) fn noisy_cells(seed: u64) -> EvalModel {
         let mut rng = crate::rng::Rng::new(seed);
         let mut values = cell_eval::zero_cell_values();
         for v in values.iter_mut() {
             *v = [rng.below(200) as i16 - 100, rng.below(200) as i16 - 100];
         }
         EvalModel::cells(values)
-    }
-
-    /// The board's pattern counts and the evaluation of a turn read without placing it
-    /// agree with placing it, on random dense boards, with the hand evaluation, random cell
-    /// values and the embedded ones (debug builds also check the evaluator's sums against a
-    /// recount as stones come and go).
-    #[test]
-    fn counts_and_score_after_a_turn_match_the_placed_turn() {
-        let mut rng = crate::rng::Rng::new(7);
-        let models = [
-            EvalModel::hand(),
-            noisy_cells(8),
-            EvalModel::embedded(Evaluation::Cells),
-        ];
-        let mut checked = 0;
-        for round in 0..4000 {
-            let model = &models[round % 3];
-            let mut b = Board::new();
-            let (left, top) = (rng.below(12), rng.below(12));
-            for i in 0..rng.below(40) {
-                let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
-                if b.is_empty(c) {
-                    b.place(c, [Color::White, Color::Black][i % 2]);
-                }
-            }
-            let evaluator = Evaluator::new(model, &b);
-            let a = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
-            let c = Cell::new(left + rng.below(8), top + rng.below(8)).unwrap();
-            let color = [Color::Black, Color::White][round % 2];
-            if a == c || !b.is_empty(a) || !b.is_empty(c) || b.has_threat_window(color) {
-                continue;
-            }
-            let counts = b.lines_after(a, c, color);
-            let score = evaluator.evaluate_after(&b, a, c, color);
-            let mut placed = b.clone();
-            placed.place(a, color);
-            placed.place(c, color);
-            for side in [Color::Black, Color::White] {
-                assert_eq!(
-                    counts[side.index()],
-                    *placed.pattern_counts(side),
-                    "{a} {c}"
-                );
-            }
-            if placed.has_threat_window(color) {
-                assert_eq!(score, None, "{a} {c}");
-            } else {
-                let placed_score = Evaluator::new(model, &placed).evaluate(&placed, color.other());
-                assert_eq!(score, Some(placed_score), "{a} {c}");
-                checked += 1;
-            }
-        }
-        assert!(checked > 1300, "{checked}");
     }
 
     /// The evaluator's sums follow the board's hooks: after places and removes they equal

@@ -3,6 +3,7 @@
 //! seen. Reading the board goes through `Deref`; changing it only through `place` and
 //! `remove`, or `with_board` for stones a reader takes back at once.
 
+use crate::engine::eval::leaves::Leaves;
 use crate::engine::eval::{EvalModel, Evaluator};
 use crate::rules::board::{Board, Color, PlaceTurn};
 use crate::rules::coord::Cell;
@@ -32,11 +33,11 @@ impl Position {
             .evaluate(&self.board, self.board.side_to_move())
     }
 
-    /// The evaluation after `color` places stones on `a` and `b`, read without placing
-    /// them (`Evaluator::evaluate_after`).
+    /// The evaluations after turns of `color` read without placing them, for many turns
+    /// of this position (`Leaves`: each stone's lines are read once).
     #[inline]
-    pub fn evaluate_after(&self, a: Cell, b: Cell, color: Color) -> Option<i32> {
-        self.evaluator.evaluate_after(&self.board, a, b, color)
+    pub fn leaves(&self, color: Color) -> Leaves<'_> {
+        Leaves::new(&self.evaluator, &self.board, color)
     }
 
     /// Runs `f` on the board alone, for stones it places and takes back before it returns

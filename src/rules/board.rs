@@ -9,7 +9,7 @@ pub use crate::rules::stones::{
 
 use crate::rules::cells::{CODE_PARTS, CellCodes, CodeObserver};
 use crate::rules::coord::{CELLS, Cell, Turn};
-use crate::rules::geometry::{GEOMETRY, REACH};
+use crate::rules::geometry::{GEOMETRY, REACH, slots_in};
 use crate::rules::patterns::{
     ByKey, KEYS, PATTERN_COUNT, PATTERNS, POW3, Pattern, key_table, pattern,
 };
@@ -93,17 +93,6 @@ static FILLED_SLOTS: Lazy<Box<ByKey<u16>>> = Lazy::new(|| {
     }
     masks
 });
-
-/// The slots set in `mask`, lowest first.
-fn slots_in(mut mask: u16) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let s = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            s
-        })
-    })
-}
 
 /// The empty board's cell codes (edges make no counted pattern, but read them all the same).
 static EMPTY_CODES: Lazy<Box<CellCodes>> =

@@ -105,6 +105,18 @@ fn build() -> Box<Geometry> {
     })
 }
 
+/// The slots set in `mask` (a set of a cell's line neighbours), lowest first.
+#[inline]
+pub fn slots_in(mut mask: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let s = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            s
+        })
+    })
+}
+
 /// The signed steps of a neighbour's slot along a line (the inverse of `slot`).
 pub const fn slot_steps(s: usize) -> i32 {
     if s < REACH {
@@ -112,6 +124,14 @@ pub const fn slot_steps(s: usize) -> i32 {
     } else {
         s as i32 - REACH as i32 + 1
     }
+}
+
+/// The turn's other stone, on the line being read: its cell and its signed steps from the
+/// first stone along the line's direction (`line_offset`).
+#[derive(Clone, Copy, Debug)]
+pub struct Partner {
+    pub cell: Cell,
+    pub steps: i32,
 }
 
 /// The direction `d` and the signed steps `k` with `b` = `a` + `k` steps along `DIRS[d]`,

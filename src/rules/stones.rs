@@ -5,7 +5,7 @@
 
 use crate::rng::Rng;
 use crate::rules::coord::{CELLS, Cell, Turn};
-use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS, line_offset};
+use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS};
 use once_cell::sync::Lazy;
 use std::fmt;
 
@@ -334,16 +334,20 @@ impl Stones {
         self.counts[me] -= 1;
     }
 
-    /// Sums `change(mine, theirs, added)` over the windows that stones of `color` on the
-    /// empty cells `a` and `b` would change, read without placing them: `mine` and `theirs`
-    /// are the window's stones of `color` and of the other colour now, `added` the new stones
-    /// it would hold (1 or 2). `None` as soon as `change` gives `None`.
+    /// Sums `change(mine, theirs, added)` over the windows along direction `d` through the
+    /// empty cell `a` that a stone of `color` there would change, read without placing it,
+    /// and with it over those of `partner`, an empty cell on the same line to be filled too:
+    /// `mine` and `theirs` are the window's stones of `color` and of the other colour now,
+    /// `added` the new stones it would hold (1 or 2). `None` as soon as `change` gives `None`.
+    /// Stones off each other's lines change no window together, so a turn's sum is its first
+    /// stone's alone plus its second's on every other direction.
     #[inline]
-    pub fn sum_windows_after(
+    pub fn line_windows_after(
         &self,
         a: Cell,
-        b: Cell,
+        d: usize,
         color: Color,
+        partner: Option<Cell>,
         mut change: impl FnMut(u8, u8, u8) -> Option<i32>,
     ) -> Option<i32> {
         let g = &*GEOMETRY;
@@ -354,10 +358,8 @@ impl Stones {
             sum += change(stones[me], stones[1 - me], added)?;
             Some(())
         };
-        // Only the windows of the line `a` and `b` share can hold both.
-        let shared = line_offset(a, b).map(|(d, _)| d);
-        for d in 0..4 {
-            if shared == Some(d) {
+        match partner {
+            Some(b) => {
                 for &w in g.line_windows_of(a, d) {
                     let both = g.window_cells[w as usize].contains(&b);
                     add(w, 1 + both as u8)?;
@@ -367,11 +369,9 @@ impl Stones {
                         add(w, 1)?;
                     }
                 }
-            } else {
+            }
+            None => {
                 for &w in g.line_windows_of(a, d) {
-                    add(w, 1)?;
-                }
-                for &w in g.line_windows_of(b, d) {
                     add(w, 1)?;
                 }
             }

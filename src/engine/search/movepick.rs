@@ -12,6 +12,7 @@
 
 use super::Searcher;
 use crate::engine::eval::WIN;
+use crate::engine::eval::leaves::Leaves;
 use crate::engine::pairs::{Pairs, Situation, generate};
 use crate::engine::position::Position;
 use crate::engine::tunables::{FRONTIER_PAIRS, MAX_PAIRS};
@@ -103,7 +104,8 @@ impl MovePicker {
                     self.stage = Stage::Generate;
                     if let Some(turn) = self.table_turn {
                         let leaf = if self.node.frontier() {
-                            read_leaf(searcher, board, &turn, self.node)
+                            let mut leaves = board.leaves(self.node.me);
+                            read_leaf(searcher, board, &mut leaves, &turn, self.node)
                         } else {
                             None
                         };
@@ -188,11 +190,12 @@ impl MovePicker {
     ) -> Option<(i32, Turn)> {
         let node = self.node;
         let mut best: Option<(i32, Turn)> = None;
+        let mut leaves = board.leaves(node.me);
         self.moves.retain(|&mut (_, turn)| {
             if best.is_some_and(|(b, _)| b >= node.beta) {
                 return true;
             }
-            let Some(value) = read_leaf(searcher, board, &turn, node) else {
+            let Some(value) = read_leaf(searcher, board, &mut leaves, &turn, node) else {
                 return true;
             };
             if best.is_none_or(|(b, _)| value > b) {
@@ -205,8 +208,14 @@ impl MovePicker {
 }
 
 /// `quiet_leaf`, counted as a node when it is one.
-fn read_leaf(searcher: &mut Searcher, board: &Position, turn: &Turn, node: Node) -> Option<i32> {
-    let value = quiet_leaf(board, turn, node.me, node.forced);
+fn read_leaf(
+    searcher: &mut Searcher,
+    board: &Position,
+    leaves: &mut Leaves,
+    turn: &Turn,
+    node: Node,
+) -> Option<i32> {
+    let value = quiet_leaf(board, leaves, turn, node.me, node.forced);
     if value.is_some() {
         searcher.count_leaf();
     }
@@ -215,8 +224,15 @@ fn read_leaf(searcher: &mut Searcher, board: &Position, turn: &Turn, node: Node)
 
 /// The score for the side to move of `turn` when it leads to a quiet leaf: it makes no
 /// threat, and it blocks every threat of the opponent's (`forced`: there are some). The
-/// leaf's evaluation is read without placing the turn. `None` for other turns.
-fn quiet_leaf(board: &Position, turn: &Turn, me: Color, forced: bool) -> Option<i32> {
+/// leaf's evaluation is read without placing the turn, by `leaves` (`me`'s turns on
+/// `board`). `None` for other turns.
+fn quiet_leaf(
+    board: &Position,
+    leaves: &mut Leaves,
+    turn: &Turn,
+    me: Color,
+    forced: bool,
+) -> Option<i32> {
     let mut cells = turn.cells();
     let (a, b) = (cells.next()?, cells.next()?);
     // A board filled by the turn is a draw, not an evaluation.
@@ -230,7 +246,7 @@ fn quiet_leaf(board: &Position, turn: &Turn, me: Color, forced: bool) -> Option<
             return None;
         }
     }
-    board.evaluate_after(a, b, me).map(|v| -v)
+    leaves.value(a, b).map(|v| -v)
 }
 
 #[cfg(test)]
@@ -310,7 +326,7 @@ mod tests {
     fn at_the_frontier_only_the_best_quiet_leaf_is_handed_before_the_threats() {
         let (mut board, turns) = position(FRONTIER_PAIRS);
         let me = board.side_to_move();
-        let value = |t: &Turn| quiet_leaf(&board, t, me, false);
+        let value = |t: &Turn| quiet_leaf(&board, &mut board.leaves(me), t, me, false);
         let quiet = turns.iter().filter(|t| value(t).is_some()).count();
         let threats: Vec<Turn> = turns[1..]
             .iter()
@@ -346,7 +362,7 @@ mod tests {
     fn at_the_frontier_the_first_quiet_leaf_to_reach_beta_ends_the_reading() {
         let (mut board, turns) = position(FRONTIER_PAIRS);
         let me = board.side_to_move();
-        let value = |t: &Turn| quiet_leaf(&board, t, me, false);
+        let value = |t: &Turn| quiet_leaf(&board, &mut board.leaves(me), t, me, false);
         // The quiet leaves after the table's turn, in the generator's order, and the first
         // of them to beat every one before it: with beta at its value, it cuts the node off.
         let quiet: Vec<(usize, i32)> = (1..turns.len())
