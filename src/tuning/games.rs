@@ -261,7 +261,7 @@ pub(super) const LATER_SELF_PLAY: [(&str, &str); 3] = [
 
 /// Self-play files no fit reads yet, kept for the next refits (docs/tuning.md).
 #[cfg(test)]
-pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 5] = [
+pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 6] = [
     (
         "selfplay-games-6",
         include_str!("../../tests/data/selfplay-games-6.txt"),
@@ -281,6 +281,10 @@ pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 5] = [
     (
         "selfplay-games-10",
         include_str!("../../tests/data/selfplay-games-10.txt"),
+    ),
+    (
+        "selfplay-games-11",
+        include_str!("../../tests/data/selfplay-games-11.txt"),
     ),
 ];
 
