@@ -194,8 +194,21 @@ fn window_change(mine: u8, theirs: u8, added: u8) -> Option<i32> {
 /// the waiting side.
 fn pattern_term(mine: &[u16; PATTERN_COUNT], theirs: &[u16; PATTERN_COUNT]) -> i32 {
     (0..PATTERN_COUNT)
-        .map(|p| TO_MOVE_PATTERN[p] * mine[p] as i32 - WAITING_PATTERN[p] * theirs[p] as i32)
+        .map(|p| {
+            pattern_weight(true, p) * mine[p] as i32 + pattern_weight(false, p) * theirs[p] as i32
+        })
         .sum()
+}
+
+/// What one (stone, direction) showing the pattern of index `p` adds to the evaluation: as
+/// the side to move's (`to_move`), or as the waiting side's, taken away.
+#[inline]
+fn pattern_weight(to_move: bool, p: usize) -> i32 {
+    if to_move {
+        TO_MOVE_PATTERN[p]
+    } else {
+        -WAITING_PATTERN[p]
+    }
 }
 
 /// The windows' part of the evaluation, from the pure-window counts (`Stones::pure_windows`)

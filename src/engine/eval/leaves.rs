@@ -5,9 +5,8 @@
 //! turn: the line they share, as one, and the learned values of the cells where a line of
 //! each crosses, which take both changes at once.
 
-use super::{Evaluator, cell_term, pattern_term, window_change, window_term};
+use super::{Evaluator, pattern_weight, window_change};
 use crate::engine::cell_eval::CellValues;
-use crate::engine::tunables::{TO_MOVE_PATTERN, WAITING_PATTERN};
 use crate::rules::board::{Board, Color};
 use crate::rules::coord::Cell;
 use crate::rules::geometry::{GEOMETRY, Partner, REACH, crossings, line_offset, slot, slots_in};
@@ -51,22 +50,15 @@ impl<'a> Leaves<'a> {
     /// The reader for turns of `color` on `board`, which `evaluator` sums. `color` must hold
     /// no threat window.
     pub fn new(evaluator: &'a Evaluator, board: &'a Board, color: Color) -> Leaves<'a> {
-        let (mover, waiting) = (color.other(), color);
-        let stones = board.as_stones();
-        let (m, w) = (mover.index(), waiting.index());
-        let mut base = pattern_term(board.pattern_counts(mover), board.pattern_counts(waiting))
-            + window_term(stones.pure_windows(mover), stones.pure_windows(waiting));
-        if evaluator.cells.is_some() {
-            base += cell_term(&evaluator.sums[m], &evaluator.sums[w]);
-        }
+        let mover = color.other();
         Leaves {
             board,
             #[cfg(debug_assertions)]
             evaluator,
             values: evaluator.cells.as_deref(),
             color,
-            mover: m,
-            base,
+            mover: mover.index(),
+            base: evaluator.evaluate(board, mover),
             stones: ArrayVec::new(),
         }
     }
@@ -133,10 +125,10 @@ impl<'a> Leaves<'a> {
             });
         }
         stone.lines = Some(lines);
-        if self.values.is_some() {
+        if let Some(values) = self.values {
             let codes = self.board.cell_codes(c);
             stone.occupied = -(0..2)
-                .map(|side| self.worth(side, codes[side]))
+                .map(|side| Self::worth_in(values, self.mover, side, codes[side]))
                 .sum::<i32>();
         }
         self.stones.push(stone);
@@ -169,23 +161,18 @@ impl<'a> Leaves<'a> {
     ) -> i32 {
         let mut score = 0;
         let mover = self.mover;
-        let weight = |side: usize, p: usize| {
-            if side == mover {
-                TO_MOVE_PATTERN[p]
-            } else {
-                -WAITING_PATTERN[p]
-            }
-        };
+        let weight = |side: usize, p: usize| pattern_weight(side == mover, p);
         self.board
             .line_patterns_after(a, d, self.color, partner, |side, old, new| {
                 score += weight(side, new) - old.map_or(0, |old| weight(side, old));
             });
-        if self.values.is_some() {
+        if let Some(values) = self.values {
+            let worth = |side: usize, code: u32| Self::worth_in(values, mover, side, code);
             self.board
                 .line_codes_after(a, d, self.color, partner, |s, _, before, after| {
                     for side in 0..2 {
                         if before[side] != after[side] {
-                            score += self.worth(side, after[side]) - self.worth(side, before[side]);
+                            score += worth(side, after[side]) - worth(side, before[side]);
                         }
                     }
                     record(
@@ -231,16 +218,9 @@ impl<'a> Leaves<'a> {
         score
     }
 
-    /// The cell term's count of a cell whose code seen from colour `side` is `code`.
-    #[inline]
-    fn worth(&self, side: usize, code: u32) -> i32 {
-        match self.values {
-            Some(values) => Self::worth_in(values, self.mover, side, code),
-            None => 0,
-        }
-    }
-
-    /// The mover's to-move value of its codes, less the waiting side's waiting value.
+    /// The cell term's count of a cell whose code seen from colour `side` is `code`, with
+    /// `mover` the colour index of the side to move: the mover's to-move value of its
+    /// codes, less the waiting side's waiting value.
     #[inline]
     fn worth_in(values: &CellValues, mover: usize, side: usize, code: u32) -> i32 {
         let v = &values[code as usize];
