@@ -87,6 +87,10 @@ pub struct Evaluator {
     sums: [[i32; 2]; 2],
 }
 
+/// An evaluator's sums at one moment (`Evaluator::sums`).
+#[derive(Clone, Copy, Debug)]
+pub struct Sums([[i32; 2]; 2]);
+
 impl Evaluator {
     /// `model` on `board`, summed afresh.
     pub fn new(model: &EvalModel, board: &Board) -> Evaluator {
@@ -104,6 +108,18 @@ impl Evaluator {
     pub fn evaluate(&self, board: &Board, me: Color) -> i32 {
         let them = me.other();
         hand_score(board, me) + cell_term(&self.sums[me.index()], &self.sums[them.index()])
+    }
+
+    /// The sums as they stand, to `restore` once the stones placed after are taken back.
+    #[inline]
+    pub fn sums(&self) -> Sums {
+        Sums(self.sums)
+    }
+
+    /// Puts back sums read by `sums` on the board as it was then.
+    #[inline]
+    pub fn restore(&mut self, sums: Sums) {
+        self.sums = sums.0;
     }
 
     /// The model this evaluator sums.

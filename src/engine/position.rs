@@ -2,24 +2,36 @@
 //! the model makes of them), moved together, so a stone placed is a stone the evaluation has
 //! seen. Reading the board goes through `Deref`; changing it only through `place` and
 //! `remove`, or `with_board` for stones a reader takes back at once.
+//!
+//! The search takes its stones back in the order opposite to placing them (`remove_turn`
+//! takes a turn's second stone first): each stone is placed through an undo log, with the
+//! evaluator's sums beside it, and taken back by putting back what it changed
+//! (`rules::board::undo`). A stone taken back out of that order is read afresh.
 
 use crate::engine::eval::leaves::Leaves;
-use crate::engine::eval::{EvalModel, Evaluator};
+use crate::engine::eval::{EvalModel, Evaluator, Sums};
+use crate::rules::board::undo::UndoLog;
 use crate::rules::board::{Board, Color, PlaceTurn};
-use crate::rules::coord::Cell;
+use crate::rules::coord::{Cell, Turn};
 use std::ops::Deref;
 
 #[derive(Clone)]
 pub struct Position {
     board: Board,
     evaluator: Evaluator,
+    /// The stones placed since, with the sums before each (a clone starts it afresh).
+    undo: UndoLog<Sums>,
 }
 
 impl Position {
     /// `board` evaluated by `model`.
     pub fn new(board: Board, model: &EvalModel) -> Position {
         let evaluator = Evaluator::new(model, &board);
-        Position { board, evaluator }
+        Position {
+            board,
+            evaluator,
+            undo: UndoLog::new(),
+        }
     }
 
     pub fn board(&self) -> &Board {
@@ -75,16 +87,32 @@ impl Deref for Position {
 impl PlaceTurn for Position {
     #[inline]
     fn place(&mut self, c: Cell, color: Color) {
-        self.board.place_observed(c, color, &mut self.evaluator);
+        let sums = self.evaluator.sums();
+        self.board
+            .place_logged(c, color, &mut self.evaluator, &mut self.undo, sums);
         #[cfg(debug_assertions)]
         self.check();
     }
 
     #[inline]
     fn remove(&mut self, c: Cell) {
-        self.board.remove_observed(c, &mut self.evaluator);
+        if let Some(sums) = self
+            .board
+            .remove_logged(c, &mut self.evaluator, &mut self.undo)
+        {
+            self.evaluator.restore(sums);
+        }
         #[cfg(debug_assertions)]
         self.check();
+    }
+
+    /// The second stone first: the reverse of `place_turn`, which the undo log restores.
+    #[inline]
+    fn remove_turn(&mut self, turn: &Turn) {
+        if let Some(second) = turn.second {
+            self.remove(second);
+        }
+        self.remove(turn.first);
     }
 }
 

@@ -16,6 +16,25 @@ use crate::rules::patterns::{
 use once_cell::sync::Lazy;
 
 mod after;
+pub mod undo;
+
+/// What placing a stone changed, told as it changes: an undo log (`undo::UndoLog`) keeps
+/// it, to take the stone back by putting the old values back instead of reading its lines
+/// again.
+trait Changes {
+    /// The empty cell `cell`'s part from direction `d` was `parts`, and its codes `codes`.
+    fn code_line(&mut self, cell: usize, d: usize, parts: [u16; 2], codes: [u32; 2]);
+    /// The stone on `cell` showed the pattern `old` (as `Pattern as u8`) along `d`.
+    fn stone_pattern(&mut self, cell: usize, d: usize, old: u8);
+}
+
+/// Nobody keeping the changes: stones taken back are read afresh.
+impl Changes for () {
+    #[inline]
+    fn code_line(&mut self, _: usize, _: usize, _: [u16; 2], _: [u32; 2]) {}
+    #[inline]
+    fn stone_pattern(&mut self, _: usize, _: usize, _: u8) {}
+}
 
 /// What a stone adds to the key of a neighbour that has it in `slot`: an own digit (1) for
 /// its colour, a blocker (2) for the other.
@@ -328,7 +347,7 @@ impl Board {
     /// `place`, telling `observer` how the empty cells' codes change.
     pub fn place_observed(&mut self, c: Cell, color: Color, observer: &mut impl CodeObserver) {
         self.stones.place(c, color);
-        self.update_lines(c, color, true, observer);
+        self.update_lines(c, color, true, observer, &mut ());
         self.update_nearby(c, 1);
         #[cfg(debug_assertions)]
         self.check_incremental();
@@ -337,7 +356,7 @@ impl Board {
     /// `remove`, telling `observer` how the empty cells' codes change.
     pub fn remove_observed(&mut self, c: Cell, observer: &mut impl CodeObserver) {
         let color = self.get(c).expect("remove from an empty cell");
-        self.update_lines(c, color, false, observer);
+        self.update_lines(c, color, false, observer, &mut ());
         self.update_nearby(c, -1);
         self.stones.remove(c);
         #[cfg(debug_assertions)]
@@ -365,7 +384,14 @@ impl Board {
         Ok(())
     }
 
-    fn update_lines(&mut self, c: Cell, color: Color, add: bool, observer: &mut impl CodeObserver) {
+    fn update_lines(
+        &mut self,
+        c: Cell,
+        color: Color,
+        add: bool,
+        observer: &mut impl CodeObserver,
+        changes: &mut impl Changes,
+    ) {
         let g = &*GEOMETRY;
         // Read once: every dereference of the lazy table would check its initialisation.
         let table: &ByKey<Pattern> = &PATTERNS;
@@ -400,7 +426,11 @@ impl Board {
                 let keys = &mut self.keys[n.index()][d];
                 let new = shifted(*keys, digits[2 * REACH - 1 - s], add);
                 *keys = new;
-                self.cells.line_changed(n.index(), d, new, parts, observer);
+                if let Some((parts, codes)) =
+                    self.cells.line_changed(n.index(), d, new, parts, observer)
+                {
+                    changes.code_line(n.index(), d, parts, codes);
+                }
             }
             for s in slots_in(stones) {
                 let Some(n) = line[s] else {
@@ -417,6 +447,7 @@ impl Board {
                 let new = table[new[side] as usize] as u8;
                 let old = &mut stone_patterns[n.index()][d];
                 if *old != new {
+                    changes.stone_pattern(n.index(), d, *old);
                     counts[side][*old as usize] -= 1;
                     counts[side][new as usize] += 1;
                     *old = new;
@@ -452,7 +483,7 @@ impl Board {
 
     fn place_unchecked(&mut self, c: Cell, color: Color) {
         self.stones.place(c, color);
-        self.update_lines(c, color, true, &mut ());
+        self.update_lines(c, color, true, &mut (), &mut ());
         self.update_nearby(c, 1);
     }
 

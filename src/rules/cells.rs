@@ -154,7 +154,9 @@ impl CellCodes {
     }
 
     /// The line of the empty cell `i` along direction `d` now has the keys `keys` (seen
-    /// from black and from white); `table` is `CODE_PARTS`, read once by the caller.
+    /// from black and from white); `table` is `CODE_PARTS`, read once by the caller. When
+    /// the line's part changes, gives back what the cell held before (its part from `d` and
+    /// its codes), for a caller that takes stones back by restoring it.
     #[inline]
     pub fn line_changed(
         &mut self,
@@ -163,18 +165,30 @@ impl CellCodes {
         keys: [u16; 2],
         table: &ByKey<u16>,
         observer: &mut impl CodeObserver,
-    ) {
+    ) -> Option<([u16; 2], [u32; 2])> {
+        let new_parts = [table[keys[0] as usize], table[keys[1] as usize]];
+        let old_parts = self.parts[i][d];
+        if new_parts == old_parts {
+            return None;
+        }
+        let old_codes = self.codes[i];
+        self.parts[i][d] = new_parts;
         for color in 0..2 {
-            let new_part = table[keys[color] as usize];
-            let old_part = self.parts[i][d][color];
-            if new_part != old_part {
-                self.parts[i][d][color] = new_part;
-                let old = self.codes[i][color];
-                let new = old + new_part as u32 - old_part as u32;
+            if new_parts[color] != old_parts[color] {
+                let old = old_codes[color];
+                let new = old + new_parts[color] as u32 - old_parts[color] as u32;
                 self.codes[i][color] = new;
                 observer.code_changed(color, old, new);
             }
         }
+        Some((old_parts, old_codes))
+    }
+
+    /// Puts back what `line_changed` gave back for cell `i` and direction `d`.
+    #[inline]
+    pub fn restore_line(&mut self, i: usize, d: usize, parts: [u16; 2], codes: [u32; 2]) {
+        self.parts[i][d] = parts;
+        self.codes[i] = codes;
     }
 
     /// The empty cell `i`'s codes seen from black and from white.
