@@ -12,7 +12,7 @@ use crate::engine::eval::leaves::Leaves;
 use crate::engine::eval::{EvalModel, Evaluator, Sums};
 use crate::rules::board::undo::UndoLog;
 use crate::rules::board::{Board, Color, PlaceTurn};
-use crate::rules::coord::{Cell, Turn};
+use crate::rules::coord::Cell;
 use std::ops::Deref;
 
 #[derive(Clone)]
@@ -25,7 +25,8 @@ pub struct Position {
 
 impl Position {
     /// `board` evaluated by `model`.
-    pub fn new(board: Board, model: &EvalModel) -> Position {
+    pub fn new(mut board: Board, model: &EvalModel) -> Position {
+        board.keep_undo();
         let evaluator = Evaluator::new(model, &board);
         Position {
             board,
@@ -104,15 +105,6 @@ impl PlaceTurn for Position {
         }
         #[cfg(debug_assertions)]
         self.check();
-    }
-
-    /// The second stone first: the reverse of `place_turn`, which the undo log restores.
-    #[inline]
-    fn remove_turn(&mut self, turn: &Turn) {
-        if let Some(second) = turn.second {
-            self.remove(second);
-        }
-        self.remove(turn.first);
     }
 }
 

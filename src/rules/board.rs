@@ -248,6 +248,12 @@ impl Board {
         self.cells.codes(c.index())
     }
 
+    /// Stones taken back in the order opposite to placing them put back what they changed
+    /// in the windows (`Stones::keep_undo`); the lines' own log is `undo::UndoLog`.
+    pub fn keep_undo(&mut self) {
+        self.stones.keep_undo();
+    }
+
     /// The rules core under the patterns: what the solver searches on.
     pub fn as_stones(&self) -> &Stones {
         &self.stones

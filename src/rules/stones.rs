@@ -53,11 +53,13 @@ pub trait PlaceTurn {
         }
     }
 
-    /// Takes back a turn placed by `place_turn`.
+    /// Takes back a turn placed by `place_turn`, second stone first: the reverse of placing,
+    /// which undo logs restore without reading the lines again.
     fn remove_turn(&mut self, turn: &Turn) {
-        for c in turn.cells() {
-            self.remove(c);
+        if let Some(second) = turn.second {
+            self.remove(second);
         }
+        self.remove(turn.first);
     }
 }
 
@@ -190,6 +192,87 @@ pub struct Stones {
     /// 0 stays zero): room to grow lines, which the evaluation weighs. Derivable from
     /// `window_stones`, but kept so an evaluation need not read all the windows.
     pure_windows: [[u16; WINDOW + 1]; 2],
+    /// What the last stones placed changed in the window sets (`keep_undo`).
+    undo: WindowUndo,
+}
+
+/// Stones whose window changes `WindowUndo` holds at once: more than any search's line.
+const UNDO_STONES: usize = 256;
+
+/// Window-set words a stone changes at most: each of its windows crosses one threshold,
+/// or, the first stone of a colour in the other's window, leaves three sets.
+const UNDO_WORDS_PER_STONE: usize = 3 * 4 * WINDOW;
+
+/// What placing stones changed in the window sets, last stone on top, so that a stone
+/// taken back in the order opposite to placing (the search's and the solver's) puts back the
+/// sets' words and the pure counts instead of reading every window's thresholds again (the
+/// windows' stone counts are moved back by arithmetic). Off until `Stones::keep_undo`: a
+/// clone starts with it off and empty. A stone taken back out of order empties it (and
+/// every stone under it is then taken back the plain way).
+#[derive(Default)]
+struct WindowUndo {
+    frames: Vec<WindowFrame>,
+    words: Vec<WordEntry>,
+}
+
+struct WindowFrame {
+    cell: Cell,
+    /// Where the stone's words start in `words`.
+    words: usize,
+    pure_windows: [[u16; WINDOW + 1]; 2],
+    sixes: [u16; 2],
+}
+
+/// A window-set word before a stone changed it: the set (`SET_THREAT`, `SET_OPEN`,
+/// `SET_THREE`, plus the colour's index), the word's index, its old bits.
+struct WordEntry {
+    set: u8,
+    index: u8,
+    old: u64,
+}
+
+const SET_THREAT: u8 = 0;
+const SET_OPEN: u8 = 2;
+const SET_THREE: u8 = 4;
+
+impl WindowUndo {
+    fn on(&self) -> bool {
+        self.frames.capacity() > 0
+    }
+
+    /// Whether the next stone's changes fit.
+    fn has_room(&self) -> bool {
+        self.on()
+            && self.frames.len() < UNDO_STONES
+            && self.words.len() + UNDO_WORDS_PER_STONE <= self.words.capacity()
+    }
+
+    fn clear(&mut self) {
+        self.frames.clear();
+        self.words.clear();
+    }
+}
+
+/// The log is how the position was reached, not the position: clones start without it and
+/// every position compares equal on it.
+impl Clone for WindowUndo {
+    fn clone(&self) -> Self {
+        WindowUndo::default()
+    }
+}
+
+impl PartialEq for WindowUndo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for WindowUndo {}
+
+impl fmt::Debug for WindowUndo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "WindowUndo({} stones)", self.frames.len())
+    }
 }
 
 impl Default for Stones {
@@ -210,6 +293,19 @@ impl Stones {
             three_windows: [[0; WINDOWS.div_ceil(64)]; 2],
             sixes: [0; 2],
             pure_windows: [[0; WINDOW + 1]; 2],
+            undo: WindowUndo::default(),
+        }
+    }
+
+    /// From now on, stones taken back in the order opposite to placing them (as a search
+    /// does) put back what they changed in the windows instead of reading them again. Takes
+    /// the log's room once, here.
+    pub fn keep_undo(&mut self) {
+        if !self.undo.on() {
+            self.undo = WindowUndo {
+                frames: Vec::with_capacity(UNDO_STONES),
+                words: Vec::with_capacity(UNDO_STONES * UNDO_WORDS_PER_STONE / 4),
+            };
         }
     }
 
@@ -321,14 +417,30 @@ impl Stones {
         self.cells[c.index()] = cell_value(color);
         self.hash ^= ZOBRIST[me][c.index()];
         self.counts[me] += 1;
-        self.update_windows(c, color, true);
+        if self.undo.has_room() {
+            self.undo.frames.push(WindowFrame {
+                cell: c,
+                words: self.undo.words.len(),
+                pure_windows: self.pure_windows,
+                sixes: self.sixes,
+            });
+            self.update_windows::<true>(c, color, true);
+        } else {
+            self.update_windows::<false>(c, color, true);
+        }
     }
 
     /// Removes a stone placed by `place`.
     pub fn remove(&mut self, c: Cell) {
         let color = self.get(c).expect("remove from an empty cell");
         let me = color.index();
-        self.update_windows(c, color, false);
+        match self.undo.frames.pop_if(|top| top.cell == c) {
+            Some(frame) => self.restore_windows(c, color, frame),
+            None => {
+                self.undo.clear();
+                self.update_windows::<false>(c, color, false);
+            }
+        }
         self.cells[c.index()] = EMPTY;
         self.hash ^= ZOBRIST[me][c.index()];
         self.counts[me] -= 1;
@@ -379,10 +491,46 @@ impl Stones {
         Some(sum)
     }
 
-    fn update_windows(&mut self, c: Cell, color: Color, add: bool) {
+    /// Takes the stone on `c` out of its windows by putting back what `frame`'s placing
+    /// changed (`WindowUndo`).
+    fn restore_windows(&mut self, c: Cell, color: Color, frame: WindowFrame) {
+        let me = color.index();
+        for &w in GEOMETRY.windows_of(c) {
+            self.window_stones[w as usize][me] -= 1;
+        }
+        for e in self.undo.words.drain(frame.words..).rev() {
+            let color = (e.set % 2) as usize;
+            let set = match e.set - e.set % 2 {
+                SET_THREAT => &mut self.threat_windows[color],
+                SET_OPEN => &mut self.open_windows[color],
+                _ => &mut self.three_windows[color],
+            };
+            set[e.index as usize] = e.old;
+        }
+        self.pure_windows = frame.pure_windows;
+        self.sixes = frame.sixes;
+    }
+
+    /// Moves the stone on `c` into its windows (`add`) or out of them; `LOG` keeps the old
+    /// words of the sets it changes in `undo`.
+    fn update_windows<const LOG: bool>(&mut self, c: Cell, color: Color, add: bool) {
         let g = &*GEOMETRY;
         let me = color.index();
         let them = 1 - me;
+        let words = &mut self.undo.words;
+        // Only words whose bit moves are logged: the first stone in the other colour's
+        // window leaves all three of its sets, most often sets it was not in.
+        let mut set_bit = |set: &mut WindowSet, id: u8, w: usize, on: bool| {
+            let old = set[w / 64];
+            set_bit(set, w, on);
+            if LOG && set[w / 64] != old {
+                words.push(WordEntry {
+                    set: id,
+                    index: (w / 64) as u8,
+                    old,
+                });
+            }
+        };
         // Only threshold crossings change a set: a window's bits move when the mover's count
         // passes 2 or 4 with no opposing stone, or when the first stone lands in (or the last
         // leaves) a window the opponent was building in.
@@ -400,19 +548,34 @@ impl Stones {
                     }
                     pure[mine as usize] += 1;
                     if mine == 2 {
-                        set_bit(&mut self.open_windows[me], w, true);
+                        set_bit(&mut self.open_windows[me], SET_OPEN + me as u8, w, true);
                     } else if mine == 3 {
-                        set_bit(&mut self.three_windows[me], w, true);
+                        set_bit(&mut self.three_windows[me], SET_THREE + me as u8, w, true);
                     } else if mine == THREAT_STONES {
-                        set_bit(&mut self.threat_windows[me], w, true);
+                        set_bit(&mut self.threat_windows[me], SET_THREAT + me as u8, w, true);
                     } else if mine as usize == WINDOW {
                         self.sixes[me] += 1;
                     }
                 } else if mine == 1 {
                     self.pure_windows[them][theirs as usize] -= 1;
-                    set_bit(&mut self.open_windows[them], w, false);
-                    set_bit(&mut self.three_windows[them], w, false);
-                    set_bit(&mut self.threat_windows[them], w, false);
+                    set_bit(
+                        &mut self.open_windows[them],
+                        SET_OPEN + them as u8,
+                        w,
+                        false,
+                    );
+                    set_bit(
+                        &mut self.three_windows[them],
+                        SET_THREE + them as u8,
+                        w,
+                        false,
+                    );
+                    set_bit(
+                        &mut self.threat_windows[them],
+                        SET_THREAT + them as u8,
+                        w,
+                        false,
+                    );
                 }
             } else {
                 let mine = counts[me];
@@ -424,19 +587,39 @@ impl Stones {
                         pure[mine as usize - 1] += 1;
                     }
                     if mine == 2 {
-                        set_bit(&mut self.open_windows[me], w, false);
+                        set_bit(&mut self.open_windows[me], SET_OPEN + me as u8, w, false);
                     } else if mine == 3 {
-                        set_bit(&mut self.three_windows[me], w, false);
+                        set_bit(&mut self.three_windows[me], SET_THREE + me as u8, w, false);
                     } else if mine == THREAT_STONES {
-                        set_bit(&mut self.threat_windows[me], w, false);
+                        set_bit(
+                            &mut self.threat_windows[me],
+                            SET_THREAT + me as u8,
+                            w,
+                            false,
+                        );
                     } else if mine as usize == WINDOW {
                         self.sixes[me] -= 1;
                     }
                 } else if mine == 1 {
                     self.pure_windows[them][theirs as usize] += 1;
-                    set_bit(&mut self.open_windows[them], w, theirs >= 2);
-                    set_bit(&mut self.three_windows[them], w, theirs >= 3);
-                    set_bit(&mut self.threat_windows[them], w, theirs >= THREAT_STONES);
+                    set_bit(
+                        &mut self.open_windows[them],
+                        SET_OPEN + them as u8,
+                        w,
+                        theirs >= 2,
+                    );
+                    set_bit(
+                        &mut self.three_windows[them],
+                        SET_THREE + them as u8,
+                        w,
+                        theirs >= 3,
+                    );
+                    set_bit(
+                        &mut self.threat_windows[them],
+                        SET_THREAT + them as u8,
+                        w,
+                        theirs >= THREAT_STONES,
+                    );
                 }
             }
         }
@@ -524,8 +707,16 @@ mod tests {
     /// taken back, so windows fill, get blocked and open again: after every step the kept
     /// counts and sets equal a count of the cells, and taking every stone back leaves the
     /// empty board. Returns the most stones of one colour met in a pure window.
-    fn walk_checking_windows(side: usize, seed: u32) -> usize {
+    /// With `undo`, the walk keeps the window log (`keep_undo`) and takes back the last
+    /// stone three times in four (the search's order), and the board equals, after every
+    /// step, one that reads every removal afresh; `restored` counts the stones the log took
+    /// back.
+    fn walk_checking_windows(side: usize, seed: u32, undo: bool, restored: &mut usize) -> usize {
         let mut s = Stones::new();
+        let mut plain = Stones::new();
+        if undo {
+            s.keep_undo();
+        }
         let mut placed = Vec::new();
         let mut x = seed;
         let mut most = 0;
@@ -534,8 +725,17 @@ mod tests {
             let at = (x >> 8) as usize;
             let cell = Cell::new(at % side, at / side % side).expect("on the board");
             if step % 5 == 4 && !placed.is_empty() {
-                let c = placed.swap_remove((x >> 4) as usize % placed.len());
+                let c = if undo && x & 6 != 0 {
+                    placed.pop().expect("not empty")
+                } else {
+                    placed.swap_remove((x >> 4) as usize % placed.len())
+                };
+                let logged = s.undo.frames.len();
                 s.remove(c);
+                if logged > 0 && s.undo.frames.len() == logged - 1 {
+                    *restored += 1;
+                }
+                plain.remove(c);
             } else if s.is_empty(cell) {
                 let color = if x & 1 == 0 {
                     Color::Black
@@ -543,8 +743,10 @@ mod tests {
                     Color::White
                 };
                 s.place(cell, color);
+                plain.place(cell, color);
                 placed.push(cell);
             }
+            assert_eq!(s.window_stones, plain.window_stones, "after step {step}");
             for color in [Color::Black, Color::White] {
                 let pure = *s.pure_windows(color);
                 assert_eq!(
@@ -566,7 +768,7 @@ mod tests {
                 most = most.max((1..=WINDOW).rfind(|&k| pure[k] > 0).unwrap_or(0));
             }
         }
-        for c in placed {
+        for c in placed.into_iter().rev() {
             s.remove(c);
         }
         assert_eq!(
@@ -579,10 +781,20 @@ mod tests {
 
     #[test]
     fn window_counts_and_sets_match_a_count_of_the_cells() {
-        // Over the whole board, windows of several stones form, not only single ones.
-        assert!(walk_checking_windows(19, 12345) >= 3);
-        // Crowded into a corner, threat windows and sixes are met too.
-        let most = (1..=8).map(|seed| walk_checking_windows(8, seed)).max();
-        assert_eq!(most, Some(WINDOW));
+        for undo in [false, true] {
+            let mut restored = 0;
+            // Over the whole board, windows of several stones form, not only single ones.
+            assert!(walk_checking_windows(19, 12345, undo, &mut restored) >= 3);
+            // Crowded into a corner, threat windows and sixes are met too.
+            let most = (1..=8)
+                .map(|seed| walk_checking_windows(8, seed, undo, &mut restored))
+                .max();
+            assert_eq!(most, Some(WINDOW));
+            if undo {
+                assert!(restored > 100, "the log took back {restored} stones");
+            } else {
+                assert_eq!(restored, 0);
+            }
+        }
     }
 }

@@ -199,6 +199,7 @@ impl Solver {
         self.deadline = limits.deadline;
         self.aborted = false;
         let mut b = board.clone();
+        b.keep_undo();
         // A single threat leaves the defender a free stone, and so far more replies than a
         // double threat: lines with fewer of them are far cheaper to search, and most wins
         // need at most one or two. Deepening over the single threats allowed (none: double

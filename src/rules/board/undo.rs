@@ -6,7 +6,9 @@
 //! order opposite to placing them, so the board before a stone is exactly the board after
 //! its removal: an `UndoLog` keeps, for each stone placed through it, the values its placing
 //! overwrote (each changed cell's code part and codes, each changed stone pattern, the
-//! pattern counts) and puts them back. Only the keys are moved again, by arithmetic.
+//! pattern counts) and puts them back. Only the keys are moved again, by arithmetic. The
+//! windows under the lines keep their own log (`Stones::keep_undo`, which the solver uses
+//! alone), taken back in the same order.
 //!
 //! A stone removed out of that order, or placed when the log is full, is not lost: the log
 //! forgets everything it held and the plain `remove_observed` takes over, which is right on
