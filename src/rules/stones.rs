@@ -211,6 +211,8 @@ const UNDO_WORDS_PER_STONE: usize = 3 * 4 * WINDOW;
 /// every stone under it is then taken back the plain way).
 #[derive(Default)]
 struct WindowUndo {
+    /// Whether `keep_undo` asked for the log; its room is taken by the first stone placed.
+    on: bool,
     frames: Vec<WindowFrame>,
     words: Vec<WordEntry>,
 }
@@ -236,14 +238,17 @@ const SET_OPEN: u8 = 2;
 const SET_THREE: u8 = 4;
 
 impl WindowUndo {
-    fn on(&self) -> bool {
-        self.frames.capacity() > 0
-    }
-
-    /// Whether the next stone's changes fit.
-    fn has_room(&self) -> bool {
-        self.on()
-            && self.frames.len() < UNDO_STONES
+    /// Whether the next stone's changes are to be logged and fit.
+    fn has_room(&mut self) -> bool {
+        if !self.on {
+            return false;
+        }
+        if self.frames.capacity() == 0 {
+            self.frames.reserve_exact(UNDO_STONES);
+            self.words
+                .reserve_exact(UNDO_STONES * UNDO_WORDS_PER_STONE / 4);
+        }
+        self.frames.len() < UNDO_STONES
             && self.words.len() + UNDO_WORDS_PER_STONE <= self.words.capacity()
     }
 
@@ -298,15 +303,10 @@ impl Stones {
     }
 
     /// From now on, stones taken back in the order opposite to placing them (as a search
-    /// does) put back what they changed in the windows instead of reading them again. Takes
-    /// the log's room once, here.
+    /// does) put back what they changed in the windows instead of reading them again. The
+    /// log's room is taken once, by the next stone placed.
     pub fn keep_undo(&mut self) {
-        if !self.undo.on() {
-            self.undo = WindowUndo {
-                frames: Vec::with_capacity(UNDO_STONES),
-                words: Vec::with_capacity(UNDO_STONES * UNDO_WORDS_PER_STONE / 4),
-            };
-        }
+        self.undo.on = true;
     }
 
     pub fn get(&self, c: Cell) -> Option<Color> {

@@ -66,13 +66,20 @@ pub struct UndoLog<T: Copy> {
 }
 
 impl<T: Copy> UndoLog<T> {
-    /// An empty log; its room is taken once, here (placing through it never allocates).
+    /// An empty log. Its room is taken once, by the first stone placed through it (a
+    /// position that is only read costs nothing; after that, placing never allocates).
     pub fn new() -> UndoLog<T> {
         UndoLog {
-            frames: Vec::with_capacity(MAX_STONES),
-            codes: Vec::with_capacity(MAX_STONES * CHANGES_PER_STONE),
-            patterns: Vec::with_capacity(MAX_STONES * CHANGES_PER_STONE),
+            frames: Vec::new(),
+            codes: Vec::new(),
+            patterns: Vec::new(),
         }
+    }
+
+    fn take_room(&mut self) {
+        self.frames.reserve_exact(MAX_STONES);
+        self.codes.reserve_exact(MAX_STONES * CHANGES_PER_STONE);
+        self.patterns.reserve_exact(MAX_STONES * CHANGES_PER_STONE);
     }
 
     /// Stones on top of the log: placed through it and not yet taken back.
@@ -140,6 +147,9 @@ impl Board {
         log: &mut UndoLog<T>,
         extra: T,
     ) {
+        if log.frames.capacity() == 0 {
+            log.take_room();
+        }
         if log.frames.len() == MAX_STONES {
             log.clear();
             self.place_observed(c, color, observer);
