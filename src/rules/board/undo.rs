@@ -216,58 +216,10 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::cells::CELL_CODES;
+    use crate::rules::board::CodeCensus;
 
-    /// Counts how many empty cells show each code, per colour: an observer whose state is
-    /// wrong the moment one word to it goes missing or doubles.
-    #[derive(Clone, PartialEq, Eq, Debug)]
-    struct CodeCensus(Vec<[i32; 2]>);
-
-    impl CodeCensus {
-        fn of(board: &Board) -> CodeCensus {
-            let mut census = CodeCensus(vec![[0; 2]; CELL_CODES]);
-            for c in Cell::all().filter(|&c| board.is_empty(c)) {
-                census.vacated(board.cell_codes(c));
-            }
-            census
-        }
-    }
-
-    impl CodeObserver for CodeCensus {
-        fn code_changed(&mut self, color: usize, old: u32, new: u32) {
-            self.0[old as usize][color] -= 1;
-            self.0[new as usize][color] += 1;
-        }
-        fn occupied(&mut self, codes: [u32; 2]) {
-            for (color, code) in codes.into_iter().enumerate() {
-                self.0[code as usize][color] -= 1;
-            }
-        }
-        fn vacated(&mut self, codes: [u32; 2]) {
-            for (color, code) in codes.into_iter().enumerate() {
-                self.0[code as usize][color] += 1;
-            }
-        }
-    }
-
-    /// Everything a board keeps, compared field by field (a stone's own code is not kept).
     fn assert_same(a: &Board, b: &Board, step: usize) {
-        assert!(a.stones == b.stones, "step {step}: stones");
-        assert_eq!(a.keys, b.keys, "step {step}: keys");
-        assert_eq!(a.pattern_counts, b.pattern_counts, "step {step}: counts");
-        assert_eq!(a.nearby, b.nearby, "step {step}: nearby");
-        assert!(
-            a.cells
-                .same_as(&b.cells, |i| a.is_empty(Cell::from_index(i))),
-            "step {step}: codes"
-        );
-        for c in Cell::all().filter(|&c| a.get(c).is_some()) {
-            assert_eq!(
-                a.stone_patterns[c.index()],
-                b.stone_patterns[c.index()],
-                "step {step}: stone patterns"
-            );
-        }
+        a.assert_same_state(b, &format!("step {step}"));
     }
 
     /// Random walks of placing and taking back, mostly in the search's order, sometimes
