@@ -261,7 +261,7 @@ pub(super) const LATER_SELF_PLAY: [(&str, &str); 3] = [
 
 /// Self-play files no fit reads yet, kept for the next refits (docs/tuning.md).
 #[cfg(test)]
-pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 6] = [
+pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 7] = [
     (
         "selfplay-games-6",
         include_str!("../../tests/data/selfplay-games-6.txt"),
@@ -285,6 +285,10 @@ pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 6] = [
     (
         "selfplay-games-11",
         include_str!("../../tests/data/selfplay-games-11.txt"),
+    ),
+    (
+        "selfplay-games-12",
+        include_str!("../../tests/data/selfplay-games-12.txt"),
     ),
 ];
 
