@@ -203,6 +203,10 @@ const UNDO_STONES: usize = 256;
 /// or, the first stone of a colour in the other's window, leaves three sets.
 const UNDO_WORDS_PER_STONE: usize = 3 * 4 * WINDOW;
 
+/// Words the log has room for: a few a stone in practice, so a quarter of the worst case
+/// for every stone; a stone that might not fit is not logged (its removal is read afresh).
+const UNDO_WORDS: usize = UNDO_STONES * UNDO_WORDS_PER_STONE / 4;
+
 /// What placing stones changed in the window sets, last stone on top, so that a stone
 /// taken back in the order opposite to placing (the search's and the solver's) puts back the
 /// sets' words and the pure counts instead of reading every window's thresholds again (the
@@ -245,8 +249,7 @@ impl WindowUndo {
         }
         if self.frames.capacity() == 0 {
             self.frames.reserve_exact(UNDO_STONES);
-            self.words
-                .reserve_exact(UNDO_STONES * UNDO_WORDS_PER_STONE / 4);
+            self.words.reserve_exact(UNDO_WORDS);
         }
         self.frames.len() < UNDO_STONES
             && self.words.len() + UNDO_WORDS_PER_STONE <= self.words.capacity()

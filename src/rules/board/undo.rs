@@ -83,16 +83,13 @@ impl<T: Copy> UndoLog<T> {
     }
 
     /// Stones on top of the log: placed through it and not yet taken back.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.frames.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.frames.is_empty()
-    }
-
     /// Forgets every stone: each is then taken back the plain way.
-    pub fn clear(&mut self) {
+    fn clear(&mut self) {
         self.frames.clear();
         self.codes.clear();
         self.patterns.clear();
@@ -253,7 +250,7 @@ mod tests {
                         census = CodeCensus::of(&logged);
                         restored += 1;
                     }
-                    None => assert!(log.is_empty(), "step {step}: the log forgot"),
+                    None => assert_eq!(log.len(), 0, "step {step}: the log forgot"),
                 }
                 plain.remove(c);
             } else {
@@ -295,7 +292,7 @@ mod tests {
             plain.remove(c);
             assert_same(&board, &plain, 0);
         }
-        assert!(log.is_empty());
+        assert_eq!(log.len(), 0);
         assert_same(&board, &Board::new(), 0);
     }
 }
