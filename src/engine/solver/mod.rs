@@ -436,17 +436,8 @@ impl Solver {
                 s
             }
         };
-        let mut pairs: ArrayVec<(u32, (Cell, Cell)), BLOCK_PAIRS> = replies
-            .pairs
-            .iter()
-            .map(|&(x, y)| (worth(x) + worth(y), (x, y)))
-            .collect();
-        pairs.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        replies.pairs = pairs.into_iter().map(|(_, p)| p).collect();
-        let mut single_blocks: ArrayVec<(u32, Cell), BLOCK_SINGLES> =
-            replies.singles.iter().map(|&x| (worth(x), x)).collect();
-        single_blocks.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        replies.singles = single_blocks.into_iter().map(|(_, x)| x).collect();
+        most_spoiling_first(&mut replies.pairs, |&(x, y)| worth(x) + worth(y));
+        most_spoiling_first(&mut replies.singles, |&x| worth(x));
         let mut deepest = 0;
         let mut beaten: ArrayVec<BeatenAnswer, BLOCK_PAIRS> = ArrayVec::new();
         for &(x, y) in &replies.pairs {
@@ -528,6 +519,31 @@ impl Solver {
         }
         proof.zone.union_with(&tried);
         Some(proof)
+    }
+}
+
+/// Orders `replies` by `score`, highest first, ties in their order (a stable sort), reading
+/// each reply's score once. In place: it runs at every defence node, where collecting the
+/// lists (a few hundred bytes) anew copied each of them twice.
+fn most_spoiling_first<T: Copy, const N: usize>(
+    replies: &mut ArrayVec<T, N>,
+    mut score: impl FnMut(&T) -> u32,
+) {
+    let mut scores = ArrayVec::<u32, N>::new();
+    for reply in replies.iter() {
+        scores.push(score(reply));
+    }
+    // Insertion sort: the lists are short, mostly a handful.
+    for i in 1..replies.len() {
+        let (s, reply) = (scores[i], replies[i]);
+        let mut j = i;
+        while j > 0 && scores[j - 1] < s {
+            scores[j] = scores[j - 1];
+            replies[j] = replies[j - 1];
+            j -= 1;
+        }
+        scores[j] = s;
+        replies[j] = reply;
     }
 }
 

@@ -157,3 +157,25 @@ fn proofs_replay_against_every_listed_defence_to_a_six() {
     }
     assert!(total > 50, "only {total} positions replayed");
 }
+
+/// The defence's replies go highest score first, equal scores in the order they came (as the
+/// stable sort they replaced did), each score read once.
+#[test]
+fn replies_are_ordered_by_score_and_keep_their_order_among_equals() {
+    let mut rng = crate::rng::Rng::new(5);
+    for _ in 0..200 {
+        let mut replies = ArrayVec::<(u32, usize), 12>::new();
+        for i in 0..rng.below(13) {
+            replies.push((rng.below(4) as u32, i));
+        }
+        let mut expected = replies.clone();
+        expected.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        let mut reads = 0;
+        most_spoiling_first(&mut replies, |&(score, _)| {
+            reads += 1;
+            score
+        });
+        assert_eq!(replies, expected);
+        assert_eq!(reads, replies.len());
+    }
+}
