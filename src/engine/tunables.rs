@@ -66,6 +66,12 @@ pub const SAFETY_THREAT_NODES: u64 = 2_000;
 /// Nodes for checking the chosen turn against the opponent's threat sequence with the
 /// rest of the move. Set in d44558b; see docs/experiments.md (2026-12-01).
 pub const CHOSEN_TURN_THREAT_NODES: u64 = 40_000;
+/// When the root's threat check leaves this many turns or fewer, none of them shown safe,
+/// the opponent threatens and the move hangs on which of them lose: the chosen turn's check
+/// gets `time::FEW_TURNS_CHECKING_SHARE` of the move and up to `FEW_TURNS_CHECK_NODES`
+/// (see docs/experiments.md, session 40).
+pub const FEW_UNVERIFIED_TURNS: usize = 4;
+pub const FEW_TURNS_CHECK_NODES: u64 = 400_000;
 /// Nodes for the opponent's threat sequence if it had the move now (302bfa1).
 pub const NULL_MOVE_THREAT_NODES: u64 = 20_000;
 /// Share of the soft time limit spent checking root turns against opponent threats, as a

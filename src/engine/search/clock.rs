@@ -2,7 +2,7 @@
 //! says from another thread.
 
 use super::Searcher;
-use super::time::{CHECKING_RESERVE, STABLE_ITERATIONS, STABLE_SHARE};
+use super::time::{STABLE_ITERATIONS, STABLE_SHARE};
 use std::time::{Duration, Instant};
 
 /// How often (in nodes) the clock is read.
@@ -13,11 +13,24 @@ impl Searcher {
     pub(super) fn set_clock(&mut self, offset: Duration, soft: Duration, hard: Duration) {
         let reserve = match hard {
             Duration::MAX => Duration::ZERO,
-            hard => hard.mul_f64(CHECKING_RESERVE),
+            hard => hard.mul_f64(self.checking_share),
         };
         self.limits.soft = offset.saturating_add(soft);
         self.limits.hard = offset.saturating_add(hard);
         self.abort_at = offset.saturating_add(hard - reserve);
+    }
+
+    /// Keeps `share` of the hard limit (more than the usual reserve) for checking the chosen
+    /// turn after the main search: the main search stops that much sooner. A search still
+    /// pondering takes the share when its clock starts.
+    pub(super) fn keep_for_checking(&mut self, share: f64) {
+        self.checking_share = self.checking_share.max(share);
+        if self.limits.hard != Duration::MAX {
+            let hard = self.limits.hard;
+            self.abort_at = self
+                .abort_at
+                .min(hard.saturating_sub(hard.mul_f64(self.checking_share)));
+        }
     }
 
     /// Whether the search has used the time it is meant to: the soft limit, stretched while

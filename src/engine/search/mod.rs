@@ -16,6 +16,7 @@ use crate::rules::board::Board;
 use crate::rules::coord::Turn;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use time::CHECKING_RESERVE;
 use tt::Table;
 
 mod clock;
@@ -23,6 +24,7 @@ pub mod control;
 mod movepick;
 mod root;
 mod smp;
+mod threat_checks;
 pub mod time;
 mod tree;
 pub mod tt;
@@ -122,8 +124,11 @@ pub struct Searcher {
     iteration: u8,
     stopped: bool,
     /// The main search stops here (`limits.hard` less the time kept for checking the
-    /// chosen turn against the opponent's threat sequences).
+    /// chosen turn against the opponent's threat sequences)...
     abort_at: Duration,
+    /// ...which is this share of the hard limit (`time::CHECKING_RESERVE`, more when the
+    /// move hangs on that check: `keep_for_checking`).
+    checking_share: f64,
     /// When the clock was last read, and the longest gap between two readings.
     last_check: Instant,
     stall: Duration,
@@ -167,6 +172,7 @@ impl Searcher {
             iteration: 0,
             stopped: false,
             abort_at: Duration::MAX,
+            checking_share: CHECKING_RESERVE,
             last_check: Instant::now(),
             stall: Duration::ZERO,
             control: Arc::new(Control::new()),
@@ -218,6 +224,7 @@ impl Searcher {
     pub fn search(&mut self, position: &Board, limits: Limits) -> Report {
         self.start = Instant::now();
         self.limits = limits;
+        self.checking_share = CHECKING_RESERVE;
         self.set_clock(Duration::ZERO, limits.soft, limits.hard);
         self.stall = Duration::ZERO;
         self.nodes = 0;

@@ -1,17 +1,14 @@
 //! The root of the search: our own threat sequences, the opponent's kept out of reach,
-//! iterative deepening over the root turns, and the safety check of the turn chosen.
+//! iterative deepening over the root turns, and the safety check of the turn chosen (the
+//! threat phases themselves are in `threat_checks`).
 
 use super::time::FALLING_SCORE;
 use super::{Report, Searcher, smp};
 use crate::engine::eval::{WIN, WIN_BOUND};
 use crate::engine::pairs::{Pairs, Situation};
 use crate::engine::position::Position;
-use crate::engine::solver::defence::{self, Guard, Verified};
-use crate::engine::solver::{SolveLimits, Verdict};
-use crate::engine::tunables::{
-    ASPIRATION_WINDOW, CHOSEN_TURN_THREAT_NODES, ROOT_THREAT_DEPTH, ROOT_THREAT_NODES,
-    ROOT_THREAT_TIME_SHARE, SAFETY_THREAT_NODES, SAFETY_TIME_SHARE,
-};
+use crate::engine::solver::defence::{self, Guard};
+use crate::engine::tunables::{ASPIRATION_WINDOW, SAFETY_TIME_SHARE};
 use crate::rules::coord::Turn;
 use crate::rules::stones::PlaceTurn;
 use arrayvec::ArrayVec;
@@ -75,6 +72,7 @@ impl Searcher {
             board.with_board(|b| defence::guard(solver, worth, b, root, situation, deadline));
         report.threat_time = threats_began.elapsed();
         report.best = root[0].1;
+        let check_nodes = self.plan_the_check(&guard, root);
         if root.len() > 1 {
             self.deepen(board, root, report, 1);
         }
@@ -100,67 +98,9 @@ impl Searcher {
         }
         if let Guard::Checked(verified) = guard {
             let checking_began = Instant::now();
-            report.best = self.safe_choice(board, root, &verified, report.best);
+            report.best = self.safe_choice(board, root, &verified, report.best, check_nodes);
             report.threat_time += checking_began.elapsed();
         }
-    }
-
-    /// A win by a threat sequence for the side to move, if the solver finds one in its
-    /// share of the time.
-    fn own_threats(&mut self, board: &Position) -> Option<Turn> {
-        let share = self
-            .limits
-            .soft
-            .min(self.limits.hard)
-            .mul_f64(ROOT_THREAT_TIME_SHARE);
-        let deadline = self.start.checked_add(share);
-        let limits = SolveLimits::new(ROOT_THREAT_DEPTH, ROOT_THREAT_NODES, deadline);
-        match self.solver.solve(board.as_stones(), limits) {
-            Verdict::Win(turn) if board.check_turn(&turn).is_ok() => {
-                log::debug!(
-                    "threat-sequence win {turn} in {} turns ({} solver nodes)",
-                    self.solver.last_proof().length,
-                    self.solver.nodes()
-                );
-                Some(turn)
-            }
-            _ => None,
-        }
-    }
-
-    /// The search's choice, unless it is unverified and lets the opponent win by a threat
-    /// sequence: then the first root turn that does not. The choice itself is checked with
-    /// what is left of the move's time: the turn about to be played deserves the deepest
-    /// look, and time a move cap leaves unspent is lost.
-    fn safe_choice(
-        &mut self,
-        board: &mut Position,
-        root: &Pairs,
-        verified: &Verified,
-        chosen: Turn,
-    ) -> Turn {
-        let deadline = self.start.checked_add(self.limits.hard);
-        let candidates =
-            std::iter::once(chosen).chain(root.iter().map(|&(_, t)| t).filter(|&t| t != chosen));
-        for turn in candidates {
-            if verified.contains(&turn) {
-                return turn;
-            }
-            let nodes = if turn == chosen {
-                CHOSEN_TURN_THREAT_NODES
-            } else {
-                SAFETY_THREAT_NODES
-            };
-            let solver = &mut self.solver;
-            let loses =
-                board.with_board(|b| defence::loses_to_threats(solver, b, &turn, nodes, deadline));
-            match loses {
-                Some(true) => log::debug!("{turn} loses to a threat sequence"),
-                // Safe, or out of time to know: stop looking.
-                Some(false) | None => return turn,
-            }
-        }
-        chosen
     }
 
     /// Iterative deepening over the root turns from depth `first` on.

@@ -64,6 +64,10 @@ pub const STABLE_SHARE: f64 = 0.8;
 /// Share of the hard limit kept after the main search for checking the chosen turn against
 /// the opponent's threat sequences.
 pub const CHECKING_RESERVE: f64 = 0.1;
+/// The same share when only a few root turns survive the threat check, none shown safe
+/// (`tunables::FEW_UNVERIFIED_TURNS`): a search over so few turns reaches its depth early,
+/// and the move is lost or saved by whether the turn chosen loses to a threat sequence.
+pub const FEW_TURNS_CHECKING_SHARE: f64 = 0.5;
 
 impl TimeControl {
     pub fn per_move(cap: Duration) -> TimeControl {
