@@ -98,13 +98,10 @@ impl Searcher {
 mod tests {
     use super::super::Limits;
     use super::*;
-    use crate::engine::solver::Solver;
+    use crate::engine::solver::{SolveLimits, Solver, Verdict};
     use crate::rules::board::{Board, Color};
+    use crate::rules::stones::PlaceTurn;
     use std::time::Duration;
-
-    fn play_all(moves: &[&str]) -> Board {
-        Board::from_turns(&moves.join(" ")).unwrap()
-    }
 
     /// A competition game (C6-A2 B vs B3 W, 2025), white's turn 8: the threat check leaves
     /// three root turns, none shown safe, and the search prefers KHJI, which loses to a
@@ -113,9 +110,7 @@ mod tests {
     /// which a long solve does not show lost.
     #[test]
     fn with_few_turns_left_the_chosen_one_is_checked_to_the_end() {
-        use crate::engine::solver::{SolveLimits, Verdict};
-        use crate::rules::stones::PlaceTurn;
-        let b = play_all(&["JJ", "HJHI", "IKHL", "GMHK", "KIKK", "LHHH", "HGKJ"]);
+        let b = Board::from_turns("JJ HJHI IKHL GMHK KIKK LHHH HGKJ").unwrap();
         let r = Searcher::new(4).search(&b, Limits::depth(5));
         assert_ne!(r.best.to_string(), "KHJI");
         let mut after = b.clone();
