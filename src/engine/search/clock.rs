@@ -11,26 +11,30 @@ const CLOCK_INTERVAL: u64 = 128;
 impl Searcher {
     /// Sets the main search's limits, counted from `offset` after the search began.
     pub(super) fn set_clock(&mut self, offset: Duration, soft: Duration, hard: Duration) {
-        let reserve = match hard {
-            Duration::MAX => Duration::ZERO,
-            hard => hard.mul_f64(self.checking_share),
-        };
         self.limits.soft = offset.saturating_add(soft);
         self.limits.hard = offset.saturating_add(hard);
-        self.abort_at = offset.saturating_add(hard - reserve);
+        self.clock_offset = offset;
+        self.place_main_stop();
     }
 
     /// Keeps `share` of the hard limit (more than the usual reserve) for checking the chosen
-    /// turn after the main search: the main search stops that much sooner. A search still
-    /// pondering takes the share when its clock starts.
+    /// turn after the main search: the main search stops that much sooner, never later. A
+    /// search still pondering takes the share when its clock starts.
     pub(super) fn keep_for_checking(&mut self, share: f64) {
         self.checking_share = self.checking_share.max(share);
-        if self.limits.hard != Duration::MAX {
-            let hard = self.limits.hard;
-            self.abort_at = self
-                .abort_at
-                .min(hard.saturating_sub(hard.mul_f64(self.checking_share)));
-        }
+        self.place_main_stop();
+    }
+
+    /// The main search's stop: the hard limit less the share of it kept for checking.
+    fn place_main_stop(&mut self) {
+        let hard = self.limits.hard;
+        self.abort_at = match hard {
+            Duration::MAX => Duration::MAX,
+            hard => {
+                let span = hard.saturating_sub(self.clock_offset);
+                hard - span.mul_f64(self.checking_share)
+            }
+        };
     }
 
     /// Whether the search has used the time it is meant to: the soft limit, stretched while

@@ -127,8 +127,10 @@ pub struct Searcher {
     /// chosen turn against the opponent's threat sequences)...
     abort_at: Duration,
     /// ...which is this share of the hard limit (`time::CHECKING_RESERVE`, more when the
-    /// move hangs on that check: `keep_for_checking`).
+    /// move hangs on that check: `keep_for_checking`), counted from this point after the
+    /// search began (later than the start after a ponder hit).
     checking_share: f64,
+    clock_offset: Duration,
     /// When the clock was last read, and the longest gap between two readings.
     last_check: Instant,
     stall: Duration,
@@ -173,6 +175,7 @@ impl Searcher {
             stopped: false,
             abort_at: Duration::MAX,
             checking_share: CHECKING_RESERVE,
+            clock_offset: Duration::ZERO,
             last_check: Instant::now(),
             stall: Duration::ZERO,
             control: Arc::new(Control::new()),

@@ -139,6 +139,13 @@ mod tests {
         assert_eq!(s.abort_at, ms(500));
         s.set_clock(ms(100), ms(1000), ms(1000));
         assert_eq!(s.abort_at, ms(600));
+        // After a ponder hit the share is of the time from the hit, not from the start.
+        let mut s = Searcher::new(1);
+        s.limits = Limits::timed(ms(1000), ms(1000));
+        s.set_clock(ms(100), ms(1000), ms(1000));
+        assert_eq!(s.abort_at, ms(1000));
+        s.keep_for_checking(0.5);
+        assert_eq!(s.abort_at, ms(600));
         // Without a time limit there is nothing to keep.
         let mut s = Searcher::new(1);
         s.limits = Limits::depth(3);
