@@ -97,6 +97,7 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::super::Limits;
+    use super::super::time::CHECKING_RESERVE;
     use super::*;
     use crate::engine::solver::{SolveLimits, Solver, Verdict};
     use crate::rules::board::{Board, Color};
@@ -132,7 +133,8 @@ mod tests {
         let mut s = Searcher::new(1);
         s.limits = Limits::timed(ms(1000), ms(1000));
         s.set_clock(Duration::ZERO, ms(1000), ms(1000));
-        assert_eq!(s.abort_at, ms(900));
+        let usual = ms(1000).mul_f64(CHECKING_RESERVE);
+        assert_eq!(s.abort_at, ms(1000) - usual);
         s.keep_for_checking(0.5);
         assert_eq!(s.abort_at, ms(500));
         s.keep_for_checking(0.2);
@@ -143,7 +145,7 @@ mod tests {
         let mut s = Searcher::new(1);
         s.limits = Limits::timed(ms(1000), ms(1000));
         s.set_clock(ms(100), ms(1000), ms(1000));
-        assert_eq!(s.abort_at, ms(1000));
+        assert_eq!(s.abort_at, ms(1100) - usual);
         s.keep_for_checking(0.5);
         assert_eq!(s.abort_at, ms(600));
         // Without a time limit there is nothing to keep.

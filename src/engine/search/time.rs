@@ -62,8 +62,10 @@ pub const FALLING_SCORE: i32 = 60;
 pub const STABLE_ITERATIONS: u32 = 3;
 pub const STABLE_SHARE: f64 = 0.8;
 /// Share of the hard limit kept after the main search for checking the chosen turn against
-/// the opponent's threat sequences.
-pub const CHECKING_RESERVE: f64 = 0.1;
+/// the opponent's threat sequences. 0.05 since session 41 (0.1 before): at 0.5 s the check
+/// mostly runs to the hard limit without an answer, and the time serves the search better
+/// (docs/experiments.md, 2026-12-07).
+pub const CHECKING_RESERVE: f64 = 0.05;
 /// The same share when only a few root turns survive the threat check, none shown safe
 /// (`tunables::FEW_UNVERIFIED_TURNS`): a search over so few turns reaches its depth early,
 /// and the move is lost or saved by whether the turn chosen loses to a threat sequence.
