@@ -127,9 +127,10 @@ pub struct Searcher {
     /// chosen turn against the opponent's threat sequences)...
     abort_at: Duration,
     /// ...which is this share of the hard limit (`time::CHECKING_RESERVE`, more when the
-    /// move hangs on that check: `keep_for_checking`), counted from this point after the
-    /// search began (later than the start after a ponder hit).
+    /// move hangs on that check: `keep_for_checking`)...
     checking_share: f64,
+    /// ...counted from this point after the search began (later than the start after a
+    /// ponder hit).
     clock_offset: Duration,
     /// When the clock was last read, and the longest gap between two readings.
     last_check: Instant,

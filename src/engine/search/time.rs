@@ -63,7 +63,7 @@ pub const STABLE_ITERATIONS: u32 = 3;
 pub const STABLE_SHARE: f64 = 0.8;
 /// Share of the hard limit kept after the main search for checking the chosen turn against
 /// the opponent's threat sequences. 0.05 since session 41 (0.1 before): at 0.5 s the check
-/// mostly runs to the hard limit without an answer, and the time serves the search better
+/// mostly ran to the hard limit without an answer, so the search gets the time
 /// (docs/experiments.md, 2026-12-07).
 pub const CHECKING_RESERVE: f64 = 0.05;
 /// The same share when only a few root turns survive the threat check, none shown safe
