@@ -91,3 +91,9 @@ pub const SOLVER_SINGLE_THREAT_TURNS: usize = 12;
 /// Single-threat turns allowed in one line of the solver. Set in 4856d79, measured again in
 /// 5e13a36; see docs/experiments.md (2026-12-01).
 pub const SOLVER_SINGLE_THREATS: u8 = 2;
+/// Attacker turns left from which the solver orders a node's forcing turns by how many
+/// answers the defender has (fewest first) instead of by potential alone: a turn with few
+/// answers is proved or refuted in few searches, as a proof-number search's first estimate
+/// says. Placing every turn to count its answers costs more than it saves near the leaves,
+/// where the searches below are small (see docs/experiments.md, session 42).
+pub const SOLVER_ANSWER_ORDER_DEPTH: u8 = 4;

@@ -25,15 +25,17 @@
 
 mod attacks;
 pub mod defence;
+mod order;
 pub mod zone;
 
-use crate::engine::tunables::SOLVER_SINGLE_THREATS;
+use crate::engine::tunables::{SOLVER_ANSWER_ORDER_DEPTH, SOLVER_SINGLE_THREATS};
 use crate::rules::coord::{Cell, Turn};
 use crate::rules::stones::PlaceTurn;
 use crate::rules::stones::{Color, Stones, windows_in};
 use crate::rules::threats::{BLOCK_PAIRS, BLOCK_SINGLES, blocks};
 use arrayvec::ArrayVec;
 use attacks::{Attack, Attacks, as_attack, forcing_turns, spoils, unstoppable_turn};
+use order::{fewest_answers_first, most_spoiling_first};
 use std::time::Instant;
 use zone::{BeatenAnswer, CellSet};
 
@@ -350,11 +352,14 @@ impl Solver {
                 return None;
             }
         }
-        let turns: Attacks = if last_turn {
+        let mut turns: Attacks = if last_turn {
             unstoppable_turn(board, attacker).into_iter().collect()
         } else {
             forcing_turns(board, attacker, single_threats)
         };
+        if depth >= SOLVER_ANSWER_ORDER_DEPTH {
+            fewest_answers_first(board, attacker, &mut turns);
+        }
         for attack in turns
             .iter()
             .filter(|a| Some(a.turn) != killer.map(|k| k.turn))
@@ -519,31 +524,6 @@ impl Solver {
         }
         proof.zone.union_with(&tried);
         Some(proof)
-    }
-}
-
-/// Orders `replies` by `score`, highest first, ties in their order (a stable sort), reading
-/// each reply's score once. In place: it runs at every defence node, where collecting the
-/// lists (a few hundred bytes) anew copied each of them twice.
-fn most_spoiling_first<T: Copy, const N: usize>(
-    replies: &mut ArrayVec<T, N>,
-    mut score: impl FnMut(&T) -> u32,
-) {
-    let mut scores = ArrayVec::<u32, N>::new();
-    for reply in replies.iter() {
-        scores.push(score(reply));
-    }
-    // Insertion sort: the lists are short, mostly a handful.
-    for i in 1..replies.len() {
-        let (s, reply) = (scores[i], replies[i]);
-        let mut j = i;
-        while j > 0 && scores[j - 1] < s {
-            scores[j] = scores[j - 1];
-            replies[j] = replies[j - 1];
-            j -= 1;
-        }
-        scores[j] = s;
-        replies[j] = reply;
     }
 }
 
