@@ -261,7 +261,7 @@ pub(super) const LATER_SELF_PLAY: [(&str, &str); 3] = [
 
 /// Self-play files no fit reads yet, kept for the next refits (docs/tuning.md).
 #[cfg(test)]
-pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 9] = [
+pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 10] = [
     (
         "selfplay-games-6",
         include_str!("../../tests/data/selfplay-games-6.txt"),
@@ -297,6 +297,10 @@ pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 9] = [
     (
         "selfplay-games-14",
         include_str!("../../tests/data/selfplay-games-14.txt"),
+    ),
+    (
+        "selfplay-games-15",
+        include_str!("../../tests/data/selfplay-games-15.txt"),
     ),
 ];
 

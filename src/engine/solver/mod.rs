@@ -429,14 +429,17 @@ impl Solver {
             return Some(proof);
         }
         // Most attacks are refuted, and a refutation found first saves proving the other
-        // replies lost: the replies that spoil most of the attacker's growth go first. Each
-        // cell is scored once (the pairs share their cells), not at every comparison.
+        // replies lost: the replies that spoil most of the attacker's growth and build most
+        // of the defender's own go first (a defender four must be answered, which the
+        // attacker's next turn may not afford). Each cell is scored once (the pairs share
+        // their cells), not at every comparison.
         let mut scored: ArrayVec<(Cell, u32), { 2 * BLOCK_PAIRS + BLOCK_SINGLES }> =
             ArrayVec::new();
         let mut worth = |c: Cell| match scored.iter().find(|&&(x, _)| x == c) {
             Some(&(_, s)) => s,
             None => {
-                let s = spoils(board, attacker, c);
+                // `spoils` seen from the other side: the defender's own windows through `c`.
+                let s = spoils(board, attacker, c) + spoils(board, defender, c);
                 scored.push((c, s));
                 s
             }
