@@ -566,7 +566,7 @@ mod tests {
 }
 
 #[cfg(test)]
-mod brute_force {
+pub(super) mod brute_force {
     use super::*;
     use crate::rng::Rng;
     use crate::rules::stones::PlaceTurn;
@@ -574,7 +574,7 @@ mod brute_force {
 
     /// Random boards dense with black stones in a small square, black to move, with no
     /// threat window for black (it would simply win) and no six.
-    fn boards(count: usize, seed: u64) -> Vec<Stones> {
+    pub(crate) fn boards(count: usize, seed: u64) -> Vec<Stones> {
         let mut rng = Rng::new(seed);
         let mut out = Vec::new();
         while out.len() < count {

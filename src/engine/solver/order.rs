@@ -6,62 +6,61 @@ use super::attacks::{ATTACK_CAPACITY, Attacks};
 use crate::rules::stones::{Color, PlaceTurn, Stones};
 use crate::rules::threats::blocks;
 use arrayvec::ArrayVec;
+use std::cmp::Reverse;
 
-/// Orders `replies` by `score`, highest first, ties in their order (a stable sort), reading
-/// each reply's score once. In place: it runs at every defence node, where collecting the
-/// lists (a few hundred bytes) anew copied each of them twice.
+/// Sorts `items` by `keys` (one each, in the same order), least first, ties in their order:
+/// an insertion sort, as the lists are short (mostly a handful) and each key is worked out
+/// once beforehand, not at every comparison.
+fn sort_by_keys<T: Copy, K: Ord + Copy, const N: usize>(
+    items: &mut ArrayVec<T, N>,
+    keys: &mut ArrayVec<K, N>,
+) {
+    for i in 1..items.len() {
+        let (key, item) = (keys[i], items[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] > key {
+            keys[j] = keys[j - 1];
+            items[j] = items[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+        items[j] = item;
+    }
+}
+
+/// Orders `replies` by `score`, highest first, ties in their order, reading each reply's
+/// score once. In place: it runs at every defence node, where collecting the lists (a few
+/// hundred bytes) anew copied each of them twice.
 pub(super) fn most_spoiling_first<T: Copy, const N: usize>(
     replies: &mut ArrayVec<T, N>,
     mut score: impl FnMut(&T) -> u32,
 ) {
-    let mut scores = ArrayVec::<u32, N>::new();
-    for reply in replies.iter() {
-        scores.push(score(reply));
-    }
-    // Insertion sort: the lists are short, mostly a handful.
-    for i in 1..replies.len() {
-        let (s, reply) = (scores[i], replies[i]);
-        let mut j = i;
-        while j > 0 && scores[j - 1] < s {
-            scores[j] = scores[j - 1];
-            replies[j] = replies[j - 1];
-            j -= 1;
-        }
-        scores[j] = s;
-        replies[j] = reply;
-    }
+    let mut keys: ArrayVec<Reverse<u32>, N> = replies.iter().map(|r| Reverse(score(r))).collect();
+    sort_by_keys(replies, &mut keys);
 }
 
 /// Orders `turns` (already most threats, then most potential, first) by the defender's
 /// answers to each, fewest first, among turns with as many threats; ties keep their order.
 /// A double threat's answers are its blocking pairs, a single threat's its blocking cells.
 pub(super) fn fewest_answers_first(board: &mut Stones, attacker: Color, turns: &mut Attacks) {
-    let mut answers = ArrayVec::<usize, ATTACK_CAPACITY>::new();
+    let mut keys = ArrayVec::<(Reverse<u8>, usize), ATTACK_CAPACITY>::new();
     for attack in turns.iter() {
         board.place_turn(&attack.turn, attacker);
         let found = blocks(board, attacker);
         board.remove_turn(&attack.turn);
-        answers.push(found.pairs.len() + found.singles.len());
+        keys.push((
+            Reverse(attack.threats.min(3)),
+            found.pairs.len() + found.singles.len(),
+        ));
     }
-    // Insertion sort on (threats, answers): the lists are short and it is stable.
-    for i in 1..turns.len() {
-        let (n, turn) = (answers[i], turns[i]);
-        let mut j = i;
-        while j > 0 && turns[j - 1].threats.min(3) == turn.threats.min(3) && answers[j - 1] > n {
-            answers[j] = answers[j - 1];
-            turns[j] = turns[j - 1];
-            j -= 1;
-        }
-        answers[j] = n;
-        turns[j] = turn;
-    }
+    sort_by_keys(turns, &mut keys);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::solver::attacks::brute_force::boards;
     use crate::engine::solver::attacks::{Attack, forcing_turns};
-    use crate::rules::coord::Cell;
 
     fn answers(board: &Stones, attacker: Color, turn: &crate::rules::coord::Turn) -> usize {
         let mut after = board.clone();
@@ -75,26 +74,8 @@ mod tests {
     /// they came.
     #[test]
     fn turns_with_fewer_answers_come_first_among_equal_threats() {
-        let mut rng = crate::rng::Rng::new(17);
         let mut reordered = 0;
-        for _ in 0..120 {
-            let mut board = Stones::new();
-            for i in 0..8 + rng.below(24) {
-                let c = Cell::new(5 + rng.below(9), 5 + rng.below(9)).expect("on the board");
-                if board.is_empty(c) {
-                    board.place(
-                        c,
-                        if i % 3 == 0 {
-                            Color::White
-                        } else {
-                            Color::Black
-                        },
-                    );
-                }
-            }
-            if board.has_threat_window(Color::Black) || board.winner().is_some() {
-                continue;
-            }
+        for mut board in boards(120, 17) {
             let before = forcing_turns(&mut board, Color::Black, true);
             let mut after = before.clone();
             let unchanged = board.clone();
