@@ -489,21 +489,38 @@ pub fn as_attack(
     })
 }
 
-/// A defender stone's worth against an attacker window holding this many attacker stones
-/// and no defender stone: the fuller the window, the dearer.
+/// A stone's worth to a window holding this many stones of one colour and none of the
+/// other's: the fuller the window, the dearer.
 const SPOIL_WORTH: [u32; WINDOW + 1] = [0, 0, 1, 4, 16, 16, 16];
 
-/// What a defender stone on `c` takes from the attacker: the attacker's open windows
-/// through it, the fuller the dearer.
-pub fn spoils(board: &Stones, attacker: Color, c: Cell) -> u32 {
-    let (own, opp) = (attacker.index(), attacker.other().index());
+/// A window's stone counts as one index: black's plus `COUNTS_ROW` times white's.
+const COUNTS_ROW: usize = 8;
+
+/// `SPOIL_WORTH` by a window's counts (`COUNTS_ROW`), to a stone of either colour: a window
+/// of one colour's stones is worth its `SPOIL_WORTH` to both sides (one spoils it, the other
+/// builds on it), a window holding both colours nothing.
+const WINDOW_WORTH: [u32; COUNTS_ROW * COUNTS_ROW] = {
+    let mut worth = [0; COUNTS_ROW * COUNTS_ROW];
+    let mut stones = 0;
+    while stones <= WINDOW {
+        worth[stones] = SPOIL_WORTH[stones];
+        worth[COUNTS_ROW * stones] = SPOIL_WORTH[stones];
+        stones += 1;
+    }
+    worth
+};
+
+/// What a defender's stone on `c` is worth as an answer: the one-colour windows through
+/// it, the fuller the dearer, so both what it takes from the attacker's growth and what
+/// it adds to the defender's own, from one read of each window (the table does not need to
+/// know which side is which).
+pub fn answer_worth(board: &Stones, c: Cell) -> u32 {
     GEOMETRY
         .windows_of(c)
         .iter()
         .map(|&w| {
-            let counts = board.window_stones(w as usize);
-            // Branch-free: a window with a defender stone is worth nothing.
-            SPOIL_WORTH[counts[own] as usize] & (u32::from(counts[opp] != 0).wrapping_sub(1))
+            let [black, white] = board.window_stones(w as usize);
+            WINDOW_WORTH[(black as usize % COUNTS_ROW) + COUNTS_ROW * (white as usize % COUNTS_ROW)]
         })
         .sum()
 }
@@ -525,6 +542,37 @@ mod tests {
     use crate::rules::board::Board;
     use crate::rules::stones::PlaceTurn;
     use crate::rules::threats::threat_count;
+
+    #[test]
+    fn an_answer_is_worth_what_it_spoils_and_what_it_builds() {
+        // Each side's one-colour windows through the cell, counted off the window cells.
+        let one_side = |board: &Stones, side: Color, c: Cell| -> u32 {
+            GEOMETRY
+                .windows_of(c)
+                .iter()
+                .map(|&w| {
+                    let cells = &GEOMETRY.window_cells[w as usize];
+                    let of = |x: Color| cells.iter().filter(|&&y| board.get(y) == Some(x)).count();
+                    if of(side.other()) == 0 {
+                        SPOIL_WORTH[of(side)]
+                    } else {
+                        0
+                    }
+                })
+                .sum()
+        };
+        let mut nonzero = 0;
+        for board in brute_force::boards(20, 43) {
+            for c in Cell::all().filter(|&c| board.is_empty(c)) {
+                let worth = answer_worth(&board, c);
+                let expected =
+                    one_side(&board, Color::Black, c) + one_side(&board, Color::White, c);
+                assert_eq!(worth, expected, "{c}");
+                nonzero += usize::from(worth > 0);
+            }
+        }
+        assert!(nonzero > 100, "{nonzero} cells worth something");
+    }
 
     #[test]
     fn every_turn_threatens_and_free_stones_build() {

@@ -34,7 +34,7 @@ use crate::rules::stones::PlaceTurn;
 use crate::rules::stones::{Color, Stones, windows_in};
 use crate::rules::threats::{BLOCK_PAIRS, BLOCK_SINGLES, blocks};
 use arrayvec::ArrayVec;
-use attacks::{Attack, Attacks, as_attack, forcing_turns, spoils, unstoppable_turn};
+use attacks::{Attack, Attacks, answer_worth, as_attack, forcing_turns, unstoppable_turn};
 use order::{fewest_answers_first, most_spoiling_first};
 use std::time::Instant;
 use zone::{BeatenAnswer, CellSet};
@@ -438,8 +438,7 @@ impl Solver {
         let mut worth = |c: Cell| match scored.iter().find(|&&(x, _)| x == c) {
             Some(&(_, s)) => s,
             None => {
-                // `spoils` seen from the other side: the defender's own windows through `c`.
-                let s = spoils(board, attacker, c) + spoils(board, defender, c);
+                let s = answer_worth(board, c);
                 scored.push((c, s));
                 s
             }
