@@ -261,7 +261,7 @@ pub(super) const LATER_SELF_PLAY: [(&str, &str); 3] = [
 
 /// Self-play files no fit reads yet, kept for the next refits (docs/tuning.md).
 #[cfg(test)]
-pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 10] = [
+pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 11] = [
     (
         "selfplay-games-6",
         include_str!("../../tests/data/selfplay-games-6.txt"),
@@ -301,6 +301,10 @@ pub(super) const UNFITTED_SELF_PLAY: [(&str, &str); 10] = [
     (
         "selfplay-games-15",
         include_str!("../../tests/data/selfplay-games-15.txt"),
+    ),
+    (
+        "selfplay-games-16",
+        include_str!("../../tests/data/selfplay-games-16.txt"),
     ),
 ];
 
