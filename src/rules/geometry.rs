@@ -24,6 +24,9 @@ pub struct Geometry {
     pub window_cells: [[Cell; WINDOW]; WINDOWS],
     /// The line direction (index into `DIRS`) of each window.
     pub window_direction: [u8; WINDOWS],
+    /// The cells of each window as a set of cell indices, one bit each: whether a window
+    /// holds a cell is one bit test (`window_holds`), as the threat counts ask at every step.
+    window_masks: [[u64; CELLS.div_ceil(64)]; WINDOWS],
     /// For each cell, the windows through it (`cell_window_count` of them are valid).
     pub cell_windows: [[u16; WINDOWS_PER_CELL]; CELLS],
     pub cell_window_count: [u8; CELLS],
@@ -62,6 +65,13 @@ fn build() -> Box<Geometry> {
     }
     assert_eq!(window_cells.len(), WINDOWS);
 
+    let mut window_masks = [[0u64; CELLS.div_ceil(64)]; WINDOWS];
+    for (mask, cells) in window_masks.iter_mut().zip(&window_cells) {
+        for c in cells {
+            mask[c.index() / 64] |= 1 << (c.index() % 64);
+        }
+    }
+
     let mut cell_windows = [[0u16; WINDOWS_PER_CELL]; CELLS];
     let mut cell_window_count = [0u8; CELLS];
     for (w, cells) in window_cells.iter().enumerate() {
@@ -98,6 +108,7 @@ fn build() -> Box<Geometry> {
     Box::new(Geometry {
         window_cells: window_cells.try_into().unwrap_or_else(|_| unreachable!()),
         window_direction,
+        window_masks,
         cell_windows,
         cell_window_count,
         cell_direction_bounds,
@@ -215,6 +226,12 @@ pub fn crossings(a: Cell, b: Cell) -> [[u16; 4]; 2] {
 }
 
 impl Geometry {
+    /// Whether window `w` holds cell `c`.
+    #[inline]
+    pub fn window_holds(&self, w: usize, c: Cell) -> bool {
+        self.window_masks[w][c.index() / 64] >> (c.index() % 64) & 1 != 0
+    }
+
     pub fn windows_of(&self, c: Cell) -> &[u16] {
         &self.cell_windows[c.index()][..self.cell_window_count[c.index()] as usize]
     }
@@ -284,6 +301,17 @@ mod tests {
         assert_eq!(g.windows_of(Cell::new(0, 0).unwrap()).len(), 3);
         let total: usize = Cell::all().map(|c| g.windows_of(c).len()).sum();
         assert_eq!(total, WINDOWS * WINDOW);
+    }
+
+    #[test]
+    fn a_window_holds_exactly_its_cells() {
+        let g = &*GEOMETRY;
+        for w in 0..WINDOWS {
+            let held: Vec<Cell> = Cell::all().filter(|&c| g.window_holds(w, c)).collect();
+            let mut cells = g.window_cells[w].to_vec();
+            cells.sort();
+            assert_eq!(held, cells, "window {w}");
+        }
     }
 
     #[test]

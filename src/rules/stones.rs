@@ -476,11 +476,11 @@ impl Stones {
         match partner {
             Some(b) => {
                 for &w in g.line_windows_of(a, d) {
-                    let both = g.window_cells[w as usize].contains(&b);
+                    let both = g.window_holds(w as usize, b);
                     add(w, 1 + both as u8)?;
                 }
                 for &w in g.line_windows_of(b, d) {
-                    if !g.window_cells[w as usize].contains(&a) {
+                    if !g.window_holds(w as usize, a) {
                         add(w, 1)?;
                     }
                 }

@@ -36,7 +36,7 @@ fn empties(board: &Stones, w: usize) -> impl Iterator<Item = Cell> + '_ {
 }
 
 fn contains(w: usize, c: Cell) -> bool {
-    GEOMETRY.window_cells[w].contains(&c)
+    GEOMETRY.window_holds(w, c)
 }
 
 /// The threat windows of `attacker`, up to `MAX_TRACKED` (`None` when there are more).

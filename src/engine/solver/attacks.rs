@@ -346,7 +346,7 @@ impl Collector {
         let line = g.window_direction[w] as usize;
         let mut windows = WindowList::new();
         for &x in g.line_windows_of(a, line) {
-            if !g.window_cells[x as usize].contains(&b) {
+            if !g.window_holds(x as usize, b) {
                 continue;
             }
             let [own, opp] = ordered_counts(board.window_stones(x as usize), attacker);
