@@ -16,6 +16,12 @@ pub const REACH: usize = WINDOW - 1;
 /// Number of six-cell windows on a 19x19 board: 2 * 19 * 14 straight + 2 * 14 * 14 diagonal.
 pub const WINDOWS: usize = 924;
 
+/// Words of a set of cells, one bit per cell index.
+pub const CELL_WORDS: usize = CELLS.div_ceil(64);
+
+/// A set of cells as bits by cell index: what whole-board masks share.
+pub type CellWords = [u64; CELL_WORDS];
+
 /// The most windows one cell lies in: six per direction.
 pub const WINDOWS_PER_CELL: usize = 24;
 
@@ -26,7 +32,7 @@ pub struct Geometry {
     pub window_direction: [u8; WINDOWS],
     /// The cells of each window as a set of cell indices, one bit each: whether a window
     /// holds a cell is one bit test (`window_holds`), as the threat counts ask at every step.
-    window_masks: [[u64; CELLS.div_ceil(64)]; WINDOWS],
+    window_masks: [CellWords; WINDOWS],
     /// For each cell, the windows through it (`cell_window_count` of them are valid).
     pub cell_windows: [[u16; WINDOWS_PER_CELL]; CELLS],
     pub cell_window_count: [u8; CELLS],
@@ -65,7 +71,7 @@ fn build() -> Box<Geometry> {
     }
     assert_eq!(window_cells.len(), WINDOWS);
 
-    let mut window_masks = [[0u64; CELLS.div_ceil(64)]; WINDOWS];
+    let mut window_masks = [[0u64; CELL_WORDS]; WINDOWS];
     for (mask, cells) in window_masks.iter_mut().zip(&window_cells) {
         for c in cells {
             mask[c.index() / 64] |= 1 << (c.index() % 64);
@@ -230,6 +236,12 @@ impl Geometry {
     #[inline]
     pub fn window_holds(&self, w: usize, c: Cell) -> bool {
         self.window_masks[w][c.index() / 64] >> (c.index() % 64) & 1 != 0
+    }
+
+    /// The cells of window `w`, as bits.
+    #[inline]
+    pub fn window_mask(&self, w: usize) -> &CellWords {
+        &self.window_masks[w]
     }
 
     pub fn windows_of(&self, c: Cell) -> &[u16] {

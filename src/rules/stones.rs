@@ -5,7 +5,7 @@
 
 use crate::rng::Rng;
 use crate::rules::coord::{CELLS, Cell, Turn};
-use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS};
+use crate::rules::geometry::{CELL_WORDS, CellWords, GEOMETRY, WINDOW, WINDOWS};
 use once_cell::sync::Lazy;
 use std::fmt;
 
@@ -175,6 +175,8 @@ fn cell_value(color: Color) -> u8 {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Stones {
     cells: [u8; CELLS],
+    /// The occupied cells as bits: for masks of many cells at once (`window_mask`).
+    occupied: CellWords,
     hash: u64,
     counts: [u16; 2],
     /// Stones of each colour in each window.
@@ -293,6 +295,7 @@ impl Stones {
     pub fn new() -> Stones {
         Stones {
             cells: [EMPTY; CELLS],
+            occupied: [0; CELL_WORDS],
             hash: 0,
             counts: [0; 2],
             window_stones: [[0; 2]; WINDOWS],
@@ -323,6 +326,11 @@ impl Stones {
     /// at once.
     pub(super) fn occupancy(&self) -> &[u8; CELLS] {
         &self.cells
+    }
+
+    /// The occupied cells, as bits by cell index.
+    pub fn occupied(&self) -> &CellWords {
+        &self.occupied
     }
 
     pub fn is_empty(&self, c: Cell) -> bool {
@@ -418,6 +426,7 @@ impl Stones {
         debug_assert!(self.is_empty(c), "place on occupied {c}");
         let me = color.index();
         self.cells[c.index()] = cell_value(color);
+        self.occupied[c.index() / 64] |= 1 << (c.index() % 64);
         self.hash ^= ZOBRIST[me][c.index()];
         self.counts[me] += 1;
         if self.undo.has_room() {
@@ -445,6 +454,7 @@ impl Stones {
             }
         }
         self.cells[c.index()] = EMPTY;
+        self.occupied[c.index() / 64] &= !(1 << (c.index() % 64));
         self.hash ^= ZOBRIST[me][c.index()];
         self.counts[me] -= 1;
     }
@@ -750,6 +760,10 @@ mod tests {
                 placed.push(cell);
             }
             assert_eq!(s.window_stones, plain.window_stones, "after step {step}");
+            for c in Cell::all() {
+                let bit = s.occupied()[c.index() / 64] >> (c.index() % 64) & 1;
+                assert_eq!(bit == 0, s.is_empty(c), "{c} after step {step}");
+            }
             for color in [Color::Black, Color::White] {
                 let pure = *s.pure_windows(color);
                 assert_eq!(

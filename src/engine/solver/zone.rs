@@ -1,15 +1,13 @@
 //! Sets of cells, one bit each: the relevance zones of threat-space proofs.
 
-use crate::rules::coord::{CELLS, Cell};
-use crate::rules::geometry::{GEOMETRY, WINDOWS, WINDOWS_PER_CELL};
+use crate::rules::coord::Cell;
+use crate::rules::geometry::{CellWords, GEOMETRY, WINDOWS, WINDOWS_PER_CELL};
 use crate::rules::stones::{Color, Stones, WindowSet, windows_in};
 use arrayvec::ArrayVec;
 
-const WORDS: usize = CELLS.div_ceil(64);
-
 /// A set of board cells.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub struct CellSet([u64; WORDS]);
+pub struct CellSet(CellWords);
 
 impl CellSet {
     pub fn new() -> CellSet {
@@ -64,11 +62,11 @@ impl CellSet {
     }
 
     /// Adds the empty cells of window `w`.
+    #[inline]
     pub fn add_empty_cells_of_window(&mut self, board: &Stones, w: usize) {
-        for &c in &GEOMETRY.window_cells[w] {
-            if board.is_empty(c) {
-                self.insert(c);
-            }
+        let cells = GEOMETRY.window_mask(w);
+        for ((set, &window), &taken) in self.0.iter_mut().zip(cells).zip(board.occupied()) {
+            *set |= window & !taken;
         }
     }
 }
@@ -238,6 +236,40 @@ mod tests {
     }
 
     #[test]
+    fn a_window_adds_exactly_its_empty_cells() {
+        let g = &*GEOMETRY;
+        // Crowded random boards: stones of both colours in a 9x9 square.
+        let mut rng = crate::rng::Rng::new(5);
+        for _ in 0..10 {
+            let mut board = Stones::new();
+            for i in 0..40 {
+                let c = Cell::new(5 + rng.below(9), 5 + rng.below(9)).expect("on the board");
+                if board.is_empty(c) {
+                    board.place(
+                        c,
+                        if i % 2 == 0 {
+                            Color::Black
+                        } else {
+                            Color::White
+                        },
+                    );
+                }
+            }
+            for w in (0..WINDOWS).step_by(7) {
+                let mut set = CellSet::new();
+                set.add_empty_cells_of_window(&board, w);
+                let mut expected: Vec<Cell> = g.window_cells[w]
+                    .iter()
+                    .copied()
+                    .filter(|&c| board.is_empty(c))
+                    .collect();
+                expected.sort();
+                assert_eq!(set.iter().collect::<Vec<_>>(), expected, "window {w}");
+            }
+        }
+    }
+
+    #[test]
     fn an_answer_leans_on_a_beaten_one_only_outside_its_reach() {
         // White defends; it has two stones at CC and CD, a column with room to grow. The
         // beaten answer KK KL lost to a line whose zone is JK and JL.
@@ -271,7 +303,7 @@ mod tests {
     #[test]
     fn insert_remove_iterate() {
         let mut s = CellSet::new();
-        let cells = [0, 63, 64, 200, CELLS - 1].map(Cell::from_index);
+        let cells = [0, 63, 64, 200, crate::rules::coord::CELLS - 1].map(Cell::from_index);
         for c in cells {
             s.insert(c);
         }
