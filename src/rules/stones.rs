@@ -639,6 +639,25 @@ impl Stones {
     }
 }
 
+/// A random crowded position for tests: up to `stones` stones in the 9x9 square around the
+/// centre, every third one white, so that windows fill, block and threaten.
+#[cfg(test)]
+pub(crate) fn crowded(rng: &mut Rng, stones: usize) -> Stones {
+    let mut board = Stones::new();
+    for i in 0..stones {
+        let c = Cell::new(5 + rng.below(9), 5 + rng.below(9)).expect("on the board");
+        if board.is_empty(c) {
+            let color = if i % 3 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            board.place(c, color);
+        }
+    }
+    board
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

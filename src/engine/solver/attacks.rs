@@ -626,19 +626,8 @@ pub(super) mod brute_force {
         let mut rng = Rng::new(seed);
         let mut out = Vec::new();
         while out.len() < count {
-            let mut b = Stones::new();
             let stones = 8 + rng.below(24);
-            for i in 0..stones {
-                let c = Cell::new(5 + rng.below(9), 5 + rng.below(9)).unwrap();
-                if b.is_empty(c) {
-                    let color = if i % 3 == 0 {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    b.place(c, color);
-                }
-            }
+            let b = crate::rules::stones::crowded(&mut rng, stones);
             if !b.has_threat_window(Color::Black) && b.winner().is_none() {
                 out.push(b);
             }

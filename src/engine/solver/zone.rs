@@ -238,23 +238,9 @@ mod tests {
     #[test]
     fn a_window_adds_exactly_its_empty_cells() {
         let g = &*GEOMETRY;
-        // Crowded random boards: stones of both colours in a 9x9 square.
         let mut rng = crate::rng::Rng::new(5);
         for _ in 0..10 {
-            let mut board = Stones::new();
-            for i in 0..40 {
-                let c = Cell::new(5 + rng.below(9), 5 + rng.below(9)).expect("on the board");
-                if board.is_empty(c) {
-                    board.place(
-                        c,
-                        if i % 2 == 0 {
-                            Color::Black
-                        } else {
-                            Color::White
-                        },
-                    );
-                }
-            }
+            let board = crate::rules::stones::crowded(&mut rng, 40);
             for w in (0..WINDOWS).step_by(7) {
                 let mut set = CellSet::new();
                 set.add_empty_cells_of_window(&board, w);
