@@ -8,12 +8,12 @@
 //!   kept once.
 
 use crate::engine::ranking::KeyWorth;
-use crate::engine::solver::zone::CellSet;
 use crate::engine::tunables::{
     FIRST_STONES, FREE_STONES_WITH_BLOCK, NARROW_FIRST_STONES, NARROW_SECOND_STONES, NARROW_WIDTH,
     SECOND_STONES,
 };
 use crate::rules::board::{Board, Color, near_box};
+use crate::rules::cellset::CellSet;
 use crate::rules::coord::{CELLS, Cell, Turn};
 use crate::rules::geometry::{GEOMETRY, REACH, line_offset, slot};
 use crate::rules::patterns::POW3;

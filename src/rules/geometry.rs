@@ -1,6 +1,7 @@
 //! Fixed board geometry, computed once: the four line directions, every six-cell window,
 //! and for each cell its line neighbours within five steps.
 
+use crate::rules::cellset::CellSet;
 use crate::rules::coord::{CELLS, Cell};
 use once_cell::sync::Lazy;
 
@@ -16,12 +17,6 @@ pub const REACH: usize = WINDOW - 1;
 /// Number of six-cell windows on a 19x19 board: 2 * 19 * 14 straight + 2 * 14 * 14 diagonal.
 pub const WINDOWS: usize = 924;
 
-/// Words of a set of cells, one bit per cell index.
-pub const CELL_WORDS: usize = CELLS.div_ceil(64);
-
-/// A set of cells as bits by cell index: what whole-board masks share.
-pub type CellWords = [u64; CELL_WORDS];
-
 /// The most windows one cell lies in: six per direction.
 pub const WINDOWS_PER_CELL: usize = 24;
 
@@ -30,9 +25,9 @@ pub struct Geometry {
     pub window_cells: [[Cell; WINDOW]; WINDOWS],
     /// The line direction (index into `DIRS`) of each window.
     pub window_direction: [u8; WINDOWS],
-    /// The cells of each window as a set of cell indices, one bit each: whether a window
-    /// holds a cell is one bit test (`window_holds`), as the threat counts ask at every step.
-    window_masks: [CellWords; WINDOWS],
+    /// The cells of each window as a set: whether a window holds a cell is one bit test
+    /// (`window_holds`), as the threat counts ask at every step.
+    window_masks: [CellSet; WINDOWS],
     /// For each cell, the windows through it (`cell_window_count` of them are valid).
     pub cell_windows: [[u16; WINDOWS_PER_CELL]; CELLS],
     pub cell_window_count: [u8; CELLS],
@@ -71,12 +66,8 @@ fn build() -> Box<Geometry> {
     }
     assert_eq!(window_cells.len(), WINDOWS);
 
-    let mut window_masks = [[0u64; CELL_WORDS]; WINDOWS];
-    for (mask, cells) in window_masks.iter_mut().zip(&window_cells) {
-        for c in cells {
-            mask[c.index() / 64] |= 1 << (c.index() % 64);
-        }
-    }
+    let window_masks: [CellSet; WINDOWS] =
+        std::array::from_fn(|w| window_cells[w].iter().copied().collect());
 
     let mut cell_windows = [[0u16; WINDOWS_PER_CELL]; CELLS];
     let mut cell_window_count = [0u8; CELLS];
@@ -235,12 +226,12 @@ impl Geometry {
     /// Whether window `w` holds cell `c`.
     #[inline]
     pub fn window_holds(&self, w: usize, c: Cell) -> bool {
-        self.window_masks[w][c.index() / 64] >> (c.index() % 64) & 1 != 0
+        self.window_masks[w].contains(c)
     }
 
-    /// The cells of window `w`, as bits.
+    /// The cells of window `w`, as a set.
     #[inline]
-    pub fn window_mask(&self, w: usize) -> &CellWords {
+    pub fn window_mask(&self, w: usize) -> &CellSet {
         &self.window_masks[w]
     }
 

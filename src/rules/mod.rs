@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod cells;
+pub mod cellset;
 pub mod coord;
 pub mod geometry;
 pub mod patterns;

@@ -4,8 +4,9 @@
 //! cheaply; `Board` adds the line patterns on top. It knows nothing of search or I/O.
 
 use crate::rng::Rng;
+use crate::rules::cellset::CellSet;
 use crate::rules::coord::{CELLS, Cell, Turn};
-use crate::rules::geometry::{CELL_WORDS, CellWords, GEOMETRY, WINDOW, WINDOWS};
+use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS};
 use once_cell::sync::Lazy;
 use std::fmt;
 
@@ -175,8 +176,8 @@ fn cell_value(color: Color) -> u8 {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Stones {
     cells: [u8; CELLS],
-    /// The occupied cells as bits: for masks of many cells at once (`window_mask`).
-    occupied: CellWords,
+    /// The occupied cells as a set: for many cells at once (a window's empty cells).
+    occupied: CellSet,
     hash: u64,
     counts: [u16; 2],
     /// Stones of each colour in each window.
@@ -295,7 +296,7 @@ impl Stones {
     pub fn new() -> Stones {
         Stones {
             cells: [EMPTY; CELLS],
-            occupied: [0; CELL_WORDS],
+            occupied: CellSet::new(),
             hash: 0,
             counts: [0; 2],
             window_stones: [[0; 2]; WINDOWS],
@@ -328,8 +329,8 @@ impl Stones {
         &self.cells
     }
 
-    /// The occupied cells, as bits by cell index.
-    pub fn occupied(&self) -> &CellWords {
+    /// The occupied cells.
+    pub fn occupied(&self) -> &CellSet {
         &self.occupied
     }
 
@@ -426,7 +427,7 @@ impl Stones {
         debug_assert!(self.is_empty(c), "place on occupied {c}");
         let me = color.index();
         self.cells[c.index()] = cell_value(color);
-        self.occupied[c.index() / 64] |= 1 << (c.index() % 64);
+        self.occupied.insert(c);
         self.hash ^= ZOBRIST[me][c.index()];
         self.counts[me] += 1;
         if self.undo.has_room() {
@@ -454,7 +455,7 @@ impl Stones {
             }
         }
         self.cells[c.index()] = EMPTY;
-        self.occupied[c.index() / 64] &= !(1 << (c.index() % 64));
+        self.occupied.remove(c);
         self.hash ^= ZOBRIST[me][c.index()];
         self.counts[me] -= 1;
     }
@@ -780,8 +781,11 @@ mod tests {
             }
             assert_eq!(s.window_stones, plain.window_stones, "after step {step}");
             for c in Cell::all() {
-                let bit = s.occupied()[c.index() / 64] >> (c.index() % 64) & 1;
-                assert_eq!(bit == 0, s.is_empty(c), "{c} after step {step}");
+                assert_eq!(
+                    !s.occupied().contains(c),
+                    s.is_empty(c),
+                    "{c} after step {step}"
+                );
             }
             for color in [Color::Black, Color::White] {
                 let pure = *s.pure_windows(color);

@@ -17,7 +17,7 @@ use crate::rules::stones::{Color, Stones, THREAT_STONES, WindowSet, windows_in};
 use crate::rules::threats::{WindowList, blocks, stones_to_stop, threat_count};
 use arrayvec::ArrayVec;
 
-use super::zone::CellSet;
+use crate::rules::cellset::CellSet;
 
 /// One attacker turn: the threats it leaves, and its order among the others.
 #[derive(Clone, Copy, Debug)]
@@ -41,7 +41,7 @@ pub fn count(set: &WindowSet) -> u16 {
 /// The empty cells of a set of windows.
 fn empty_cells(board: &Stones, windows: &WindowSet) -> CellSet {
     let mut cells = CellSet::new();
-    cells.add_empty_cells_of(board, windows);
+    super::zone::add_empty_cells(&mut cells, board, windows);
     cells
 }
 

@@ -12,13 +12,14 @@
 
 use crate::engine::pairs::{Pairs, Situation, add_pairs_through};
 use crate::engine::ranking::KeyWorth;
-use crate::engine::solver::zone::{CellSet, counter_reach, turn_reach};
+use crate::engine::solver::zone::{counter_reach, turn_reach};
 use crate::engine::solver::{SolveLimits, Solver, Verdict};
 use crate::engine::tunables::{
     COUNTER_PARTNERS, NULL_MOVE_THREAT_NODES, SAFETY_THREAT_DEPTH, SAFETY_THREAT_NODES,
     ZONE_CELLS_PAIRED,
 };
 use crate::rules::board::Board;
+use crate::rules::cellset::CellSet;
 use crate::rules::coord::{Cell, Turn};
 use crate::rules::stones::{PlaceTurn, Stones};
 use arrayvec::ArrayVec;

@@ -29,6 +29,7 @@ mod order;
 pub mod zone;
 
 use crate::engine::tunables::{SOLVER_ANSWER_ORDER_DEPTH, SOLVER_SINGLE_THREATS};
+use crate::rules::cellset::CellSet;
 use crate::rules::coord::{Cell, Turn};
 use crate::rules::stones::PlaceTurn;
 use crate::rules::stones::{Color, Stones, windows_in};
@@ -37,7 +38,7 @@ use arrayvec::ArrayVec;
 use attacks::{Attack, Attacks, answer_worth, as_attack, forcing_turns, unstoppable_turn};
 use order::{fewest_answers_first, most_spoiling_first};
 use std::time::Instant;
-use zone::{BeatenAnswer, CellSet};
+use zone::BeatenAnswer;
 
 /// Cache keys of the two attackers differ: the same stones are a different question.
 const ATTACKER_SALT: [u64; 2] = [0, 0x5bd1_e995_8f3c_a7e1];
@@ -418,9 +419,7 @@ impl Solver {
             zone: CellSet::new(),
         };
         // A defender stone on a threat window's empty cell changes what must be answered.
-        proof
-            .zone
-            .add_empty_cells_of(board, board.threat_windows(attacker));
+        zone::add_empty_cells(&mut proof.zone, board, board.threat_windows(attacker));
         if attack.threats >= 3 {
             return Some(proof);
         }
@@ -532,7 +531,7 @@ impl Solver {
 /// The attacker to move completes the six in window `w`.
 fn six_now(board: &Stones, w: usize) -> Proof {
     let mut zone = CellSet::new();
-    zone.add_empty_cells_of_window(board, w);
+    zone::add_empty_cells_of_window(&mut zone, board, w);
     let mut cells = zone.iter();
     let a = cells.next().expect("a threat window has an empty cell");
     let free = cells

@@ -1,74 +1,23 @@
-//! Sets of cells, one bit each: the relevance zones of threat-space proofs.
+//! The relevance zones of threat-space proofs: the cells a proof leans on, and the cells
+//! where the defender could yet build a threat the proof never met.
 
+use crate::rules::cellset::CellSet;
 use crate::rules::coord::Cell;
-use crate::rules::geometry::{CellWords, GEOMETRY, WINDOWS, WINDOWS_PER_CELL};
+use crate::rules::geometry::{GEOMETRY, WINDOWS, WINDOWS_PER_CELL};
 use crate::rules::stones::{Color, Stones, WindowSet, windows_in};
 use arrayvec::ArrayVec;
 
-/// A set of board cells.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub struct CellSet(CellWords);
-
-impl CellSet {
-    pub fn new() -> CellSet {
-        CellSet::default()
+/// Adds to `set` the empty cells of every window in `windows`.
+pub fn add_empty_cells(set: &mut CellSet, board: &Stones, windows: &WindowSet) {
+    for w in windows_in(windows) {
+        add_empty_cells_of_window(set, board, w);
     }
+}
 
-    pub fn insert(&mut self, c: Cell) {
-        self.0[c.index() / 64] |= 1 << (c.index() % 64);
-    }
-
-    pub fn remove(&mut self, c: Cell) {
-        self.0[c.index() / 64] &= !(1 << (c.index() % 64));
-    }
-
-    pub fn contains(&self, c: Cell) -> bool {
-        self.0[c.index() / 64] & (1 << (c.index() % 64)) != 0
-    }
-
-    pub fn union_with(&mut self, other: &CellSet) {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a |= b;
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
-    /// The cells in index order.
-    pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    Cell::from_index(i * 64 + b)
-                })
-            })
-        })
-    }
-
-    /// Adds the empty cells of every window in `windows`.
-    pub fn add_empty_cells_of(&mut self, board: &Stones, windows: &WindowSet) {
-        for w in windows_in(windows) {
-            self.add_empty_cells_of_window(board, w);
-        }
-    }
-
-    /// Adds the empty cells of window `w`.
-    #[inline]
-    pub fn add_empty_cells_of_window(&mut self, board: &Stones, w: usize) {
-        let cells = GEOMETRY.window_mask(w);
-        for ((set, &window), &taken) in self.0.iter_mut().zip(cells).zip(board.occupied()) {
-            *set |= window & !taken;
-        }
-    }
+/// Adds to `set` the empty cells of window `w`.
+#[inline]
+pub fn add_empty_cells_of_window(set: &mut CellSet, board: &Stones, w: usize) {
+    set.union_with_difference(GEOMETRY.window_mask(w), board.occupied());
 }
 
 /// Cells where `stones` stones of the defender's (one: a free stone; two: a whole turn)
@@ -86,7 +35,7 @@ pub fn counter_reach(board: &Stones, defender: Color, zone: &CellSet, stones: us
     } else {
         board.open_windows(defender)
     };
-    out.add_empty_cells_of(board, enough);
+    add_empty_cells(&mut out, board, enough);
     // Otherwise the window must hold a zone cell.
     let mut seen: WindowSet = [0; WINDOWS.div_ceil(64)];
     for z in zone.iter() {
@@ -210,7 +159,7 @@ impl BeatenAnswer {
             }
         }
         for w in exposed {
-            node_zone.add_empty_cells_of_window(board, w as usize);
+            add_empty_cells_of_window(node_zone, board, w as usize);
         }
         true
     }
@@ -243,7 +192,7 @@ mod tests {
             let board = crate::rules::stones::crowded(&mut rng, 40);
             for w in (0..WINDOWS).step_by(7) {
                 let mut set = CellSet::new();
-                set.add_empty_cells_of_window(&board, w);
+                add_empty_cells_of_window(&mut set, &board, w);
                 let mut expected: Vec<Cell> = g.window_cells[w]
                     .iter()
                     .copied()
