@@ -50,36 +50,74 @@ const CANDIDATE_CAPACITY: usize = 1024;
 
 /// The attacker's windows before its turn, counted once per node: every candidate stone is
 /// judged against them, and a first stone changes only the windows through it.
+///
+/// What a search for an unstoppable turn alone reads (`builds` false) is counted alone: it
+/// judges no turn by what it builds, only by its threats.
 struct Before {
     /// Empty cells of windows holding three or more attacker stones and no defender stone.
     threes: CellSet,
-    /// Empty cells of windows holding two or more.
+    /// Empty cells of windows holding two or more (when `builds`).
     open: CellSet,
     /// For each cell, the windows through it holding exactly two attacker stones and no
-    /// defender stone: the windows of three a stone there makes (`growth`).
+    /// defender stone: the windows of three a stone there makes (`growth`; when `builds`).
     twos: [u8; CELLS],
     /// Windows holding exactly three attacker stones and no defender stone.
     exact_threes: u16,
+    /// For each cell of `threes` (when not `builds`): the defender stones needed to stop the
+    /// threats a stone there makes alone (see `Collector::partners_of`).
+    alone: [u8; CELLS],
 }
 
 impl Before {
-    fn new(board: &Stones, attacker: Color) -> Before {
+    fn new(board: &Stones, attacker: Color, builds: bool) -> Before {
+        let threes = empty_cells(board, board.three_windows(attacker));
         let mut twos = [0u8; CELLS];
-        for w in windows_in(board.open_windows(attacker)) {
-            if board.window_stones(w)[attacker.index()] == 2 {
-                for &c in &GEOMETRY.window_cells[w] {
-                    twos[c.index()] += u8::from(board.is_empty(c));
+        let mut alone = [0u8; CELLS];
+        let open = if builds {
+            for w in windows_in(board.open_windows(attacker)) {
+                if board.window_stones(w)[attacker.index()] == 2 {
+                    for &c in &GEOMETRY.window_cells[w] {
+                        twos[c.index()] += u8::from(board.is_empty(c));
+                    }
                 }
             }
-        }
+            empty_cells(board, board.open_windows(attacker))
+        } else {
+            for c in threes.iter() {
+                let standing = standing_with(board, attacker, c);
+                alone[c.index()] = stones_to_stop(board, &standing, &[c]) as u8;
+            }
+            CellSet::new()
+        };
         Before {
-            threes: empty_cells(board, board.three_windows(attacker)),
-            open: empty_cells(board, board.open_windows(attacker)),
+            threes,
+            open,
             twos,
             exact_threes: count(board.three_windows(attacker))
                 - count(board.threat_windows(attacker)),
+            alone,
         }
     }
+}
+
+/// The windows that are threats with the attacker's stone on `c` (the attacker has none
+/// before): those through `c` holding three attacker stones and no defender stone.
+fn standing_with(board: &Stones, attacker: Color, c: Cell) -> WindowList {
+    let mut standing = WindowList::new();
+    for &w in GEOMETRY.windows_of(c) {
+        let [own, opp] = ordered_counts(board.window_stones(w as usize), attacker);
+        if opp == 0 && own + 1 >= THREAT_STONES {
+            standing.push(w);
+        }
+    }
+    standing
+}
+
+/// Whether some window holds both cells: one line, at most `WINDOW - 1` apart.
+fn share_a_window(a: Cell, b: Cell) -> bool {
+    let dc = a.col().abs_diff(b.col());
+    let dr = a.row().abs_diff(b.row());
+    (dc == 0 || dr == 0 || dc == dr) && dc.max(dr) < WINDOW
 }
 
 /// What a first stone `a` would change: the windows through it. The stone is not placed;
@@ -119,8 +157,9 @@ impl AfterFirst {
         }
     }
 
-    /// The attacker's first stone on `a`, judged without placing it.
-    fn place_first(&mut self, board: &Stones, attacker: Color, a: Cell) {
+    /// The attacker's first stone on `a`, judged without placing it; what it builds only
+    /// when `builds`.
+    fn place_first(&mut self, board: &Stones, attacker: Color, a: Cell, builds: bool) {
         let after = self;
         after.adders.remove(a);
         after.open.remove(a);
@@ -144,15 +183,21 @@ impl AfterFirst {
                 4 => after.exact_threes -= 1,
                 _ => {}
             }
+            if !builds && own < 3 {
+                continue;
+            }
             for &c in &GEOMETRY.window_cells[w as usize] {
                 if c == a || !board.is_empty(c) {
                     continue;
                 }
-                if own >= 2 {
-                    after.open.insert(c);
-                }
                 if own >= 3 {
                     after.adders.insert(c);
+                }
+                if !builds {
+                    continue;
+                }
+                if own >= 2 {
+                    after.open.insert(c);
                 }
                 if delta != 0 {
                     after.changed.push((c, delta));
@@ -246,7 +291,7 @@ impl Collector {
     ) {
         let g = &*GEOMETRY;
         let mut after = AfterFirst::before_first(before);
-        after.place_first(board, attacker, a);
+        after.place_first(board, attacker, a, !self.unstoppable_only());
         let standing = &after.standing;
         let alone = stones_to_stop(board, standing, &[a]) as u8;
         if self.unstoppable_only() && alone >= 3 {
@@ -266,6 +311,16 @@ impl Collector {
             }
             if self.done() {
                 return;
+            }
+            // Two stones sharing no window threaten apart: every threat window after the
+            // turn holds one of them and three attacker stones before (the attacker has no
+            // threat before its turn), so the stones that stop each alone stop both. Such a
+            // partner is a cell of `threes`, whose count `Before` holds.
+            if self.unstoppable_only()
+                && !share_a_window(a, b)
+                && alone + before.alone[b.index()] < 3
+            {
+                continue;
             }
             let mut windows = standing.clone();
             let mut six = false;
@@ -411,7 +466,7 @@ pub fn unstoppable_turn(board: &mut Stones, attacker: Color) -> Option<Attack> {
 /// at every node).
 fn collect(board: &mut Stones, attacker: Color, collector: &mut Collector) {
     let defender = attacker.other();
-    let before = Before::new(board, attacker);
+    let before = Before::new(board, attacker, !collector.unstoppable_only());
     if board.has_threat_window(defender) {
         // The defender threatens a six: the turn must stop it, and threaten with what is left.
         let block = blocks(board, defender);
