@@ -51,6 +51,16 @@ impl CellSet {
         }
     }
 
+    /// How many cells this set and `other` share that `except` lacks.
+    #[inline]
+    pub fn count_common(&self, other: &CellSet, except: &CellSet) -> usize {
+        let mut n = 0;
+        for ((&a, &b), &not) in self.0.iter().zip(&other.0).zip(&except.0) {
+            n += (a & b & !not).count_ones() as usize;
+        }
+        n
+    }
+
     pub fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
@@ -132,6 +142,10 @@ mod tests {
             union.union_with(&b);
             let mut added = a;
             added.union_with_difference(&b, &c);
+            let common = Cell::all()
+                .filter(|x| fa[x.index()] && fb[x.index()] && !fc[x.index()])
+                .count();
+            assert_eq!(a.count_common(&b, &c), common);
             for x in Cell::all() {
                 let i = x.index();
                 assert_eq!(union.contains(x), fa[i] || fb[i], "{x}");

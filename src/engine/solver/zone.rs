@@ -49,7 +49,7 @@ pub fn counter_reach(board: &Stones, defender: Color, zone: &CellSet, stones: us
                 continue;
             }
             seen[w / 64] |= bit;
-            if gathered(board, defender, w, |c| zone.contains(c)).is_some_and(|n| n >= needed) {
+            if gathered(board, defender, w, zone).is_some_and(|n| n >= needed) {
                 for &c in &g.window_cells[w] {
                     if board.is_empty(c) && !zone.contains(c) {
                         out.insert(c);
@@ -65,20 +65,14 @@ pub fn counter_reach(board: &Stones, defender: Color, zone: &CellSet, stones: us
 /// window's empty cells that `later` holds (its later answers, in the proof's zone). `None`
 /// when the window holds an attacker stone and can never be the defender's.
 #[inline]
-fn gathered(
-    board: &Stones,
-    defender: Color,
-    w: usize,
-    later: impl Fn(Cell) -> bool,
-) -> Option<usize> {
+fn gathered(board: &Stones, defender: Color, w: usize, later: &CellSet) -> Option<usize> {
     let counts = board.window_stones(w);
     if counts[defender.other().index()] != 0 {
         return None;
     }
-    let zoned = GEOMETRY.window_cells[w]
-        .iter()
-        .filter(|&&c| board.is_empty(c) && later(c))
-        .count();
+    let zoned = GEOMETRY
+        .window_mask(w)
+        .count_common(later, board.occupied());
     Some(counts[defender.index()] as usize + zoned)
 }
 
@@ -142,10 +136,13 @@ impl BeatenAnswer {
         // The windows to expose, gathered first: a refusal leaves the node's zone alone.
         let mut exposed = ArrayVec::<u16, { 2 * WINDOWS_PER_CELL }>::new();
         // This answer's stones count as the defender's: the line was played against them.
-        let later = |c: Cell| self.stones.contains(&c) || self.zone.contains(c);
+        let mut later = self.zone;
+        for c in self.stones {
+            later.insert(c);
+        }
         for &n in &new {
             for &w in g.windows_of(n) {
-                let Some(gathered) = gathered(board, defender, w as usize, later) else {
+                let Some(gathered) = gathered(board, defender, w as usize, &later) else {
                     continue;
                 };
                 if gathered >= needed {
