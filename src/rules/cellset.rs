@@ -43,6 +43,24 @@ impl CellSet {
         }
     }
 
+    /// Keeps only the cells `other` holds too.
+    #[inline]
+    pub fn intersect_with(&mut self, other: &CellSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= b;
+        }
+    }
+
+    /// The cells of this set that `other` lacks.
+    #[inline]
+    pub fn without(&self, other: &CellSet) -> CellSet {
+        let mut out = *self;
+        for (a, b) in out.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+        out
+    }
+
     /// Adds the cells of `cells` that `except` lacks.
     #[inline]
     pub fn union_with_difference(&mut self, cells: &CellSet, except: &CellSet) {
@@ -142,6 +160,14 @@ mod tests {
             union.union_with(&b);
             let mut added = a;
             added.union_with_difference(&b, &c);
+            let mut both = a;
+            both.intersect_with(&b);
+            let apart = a.without(&b);
+            for x in Cell::all() {
+                let i = x.index();
+                assert_eq!(both.contains(x), fa[i] && fb[i], "{x}");
+                assert_eq!(apart.contains(x), fa[i] && !fb[i], "{x}");
+            }
             let common = Cell::all()
                 .filter(|x| fa[x.index()] && fb[x.index()] && !fc[x.index()])
                 .count();

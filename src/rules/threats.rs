@@ -104,35 +104,47 @@ pub fn threat_windows(board: &Stones, attacker: Color) -> Option<WindowList> {
 /// Fewest empty cells, `taken` excepted, that hit every window of `windows`: 0, 1, 2, or 3
 /// meaning three or more. `taken` lets a caller count as if stones already stood there.
 pub fn stones_to_stop(board: &Stones, windows: &[u16], taken: &[Cell]) -> usize {
-    let Some(&first) = windows.first() else {
+    let Some((&first, rest)) = windows.split_first() else {
         return 0;
     };
-    let free = |c: Cell| board.is_empty(c) && !taken.contains(&c);
-    let mut fewest = 3;
+    let g = &*GEOMETRY;
+    let mut unusable = *board.occupied();
+    for &c in taken {
+        unusable.insert(c);
+    }
     // Every blocking set holds a cell of the first window.
-    for &x in GEOMETRY.window_cells[first as usize]
-        .iter()
-        .filter(|&&c| free(c))
-    {
-        let Some(&missed) = windows.iter().find(|&&w| !contains(w as usize, x)) else {
-            return 1;
-        };
-        let second = GEOMETRY.window_cells[missed as usize]
-            .iter()
-            .filter(|&&c| free(c));
-        if fewest > 2 {
-            for &y in second {
-                if windows
-                    .iter()
-                    .all(|&w| contains(w as usize, x) || contains(w as usize, y))
-                {
-                    fewest = 2;
-                    break;
+    let firsts = g.window_mask(first as usize).without(&unusable);
+    let mut everywhere = firsts;
+    for &w in rest {
+        if everywhere.is_empty() {
+            break;
+        }
+        everywhere.intersect_with(g.window_mask(w as usize));
+    }
+    if !everywhere.is_empty() {
+        return 1;
+    }
+    // Two stones do when, beside a cell `x` of the first window, one cell lies in every
+    // window `x` misses.
+    for x in firsts.iter() {
+        let mut second = firsts;
+        let mut missed = false;
+        for &w in rest {
+            if !contains(w as usize, x) {
+                let mask = g.window_mask(w as usize);
+                if missed {
+                    second.intersect_with(mask);
+                } else {
+                    second = mask.without(&unusable);
+                    missed = true;
                 }
             }
         }
+        if !second.is_empty() {
+            return 2;
+        }
     }
-    fewest
+    3
 }
 
 /// Number of threats `attacker` has, capped at 3.
@@ -220,10 +232,17 @@ mod brute_force {
     use super::*;
     use crate::rules::board::Board;
 
-    /// Every set of at most two empty cells that hits all threat windows, by brute force.
-    fn hitting_sets(board: &Stones, attacker: Color) -> (Vec<Cell>, Vec<(Cell, Cell)>) {
+    /// Every set of at most two empty cells, `taken` excepted, that hits all threat windows,
+    /// by brute force.
+    fn hitting_sets(
+        board: &Stones,
+        attacker: Color,
+        taken: &[Cell],
+    ) -> (Vec<Cell>, Vec<(Cell, Cell)>) {
         let windows: Vec<usize> = windows_in(board.threat_windows(attacker)).collect();
-        let empties: Vec<Cell> = Cell::all().filter(|&c| board.is_empty(c)).collect();
+        let empties: Vec<Cell> = Cell::all()
+            .filter(|&c| board.is_empty(c) && !taken.contains(&c))
+            .collect();
         let hits = |cells: &[Cell]| {
             windows
                 .iter()
@@ -239,6 +258,17 @@ mod brute_force {
             }
         }
         (singles, pairs)
+    }
+
+    /// 1, 2, or 3 (three or more) as the brute-force sets say.
+    fn fewest(singles: &[Cell], pairs: &[(Cell, Cell)]) -> usize {
+        if !singles.is_empty() {
+            1
+        } else if !pairs.is_empty() {
+            2
+        } else {
+            3
+        }
     }
 
     #[test]
@@ -266,18 +296,29 @@ mod brute_force {
                 continue;
             }
             let found = blocks(b.as_stones(), Color::Black);
-            let (singles, pairs) = hitting_sets(b.as_stones(), Color::Black);
+            let (singles, pairs) = hitting_sets(b.as_stones(), Color::Black, &[]);
             let mut got_singles = found.singles.to_vec();
             got_singles.sort();
             assert_eq!(got_singles, singles, "\n{}", b.render());
-            let needed = if !singles.is_empty() {
-                1
-            } else if !pairs.is_empty() {
-                2
-            } else {
-                3
-            };
+            let needed = fewest(&singles, &pairs);
             assert_eq!(found.needed, needed, "\n{}", b.render());
+            // The count alone, and with a cell of the threats taken as if a stone stood there.
+            let windows: Vec<u16> = windows_in(b.as_stones().threat_windows(Color::Black))
+                .map(|w| w as u16)
+                .collect();
+            if windows.len() <= MAX_TRACKED {
+                assert_eq!(stones_to_stop(b.as_stones(), &windows, &[]), needed);
+                let empty: Vec<Cell> = empties(b.as_stones(), windows[0] as usize).collect();
+                let taken = [empty[rng.below(empty.len())]];
+                let (singles, pairs) = hitting_sets(b.as_stones(), Color::Black, &taken);
+                assert_eq!(
+                    stones_to_stop(b.as_stones(), &windows, &taken),
+                    fewest(&singles, &pairs),
+                    "taken {}\n{}",
+                    taken[0],
+                    b.render()
+                );
+            }
             if needed == 2 {
                 let mut got = found.pairs.to_vec();
                 got.sort();
