@@ -208,6 +208,15 @@ const fn cross_index(dc: i32, dr: i32) -> usize {
     ((dc + CROSS_SPAN) as usize) * CROSS_SIDE + (dr + CROSS_SPAN) as usize
 }
 
+/// Whether the cells lie on one line at most `REACH` apart: only then can a window hold
+/// both (near a corner a diagonal too short for a window holds none).
+#[inline]
+pub fn within_reach(a: Cell, b: Cell) -> bool {
+    let dc = a.col().abs_diff(b.col());
+    let dr = a.row().abs_diff(b.row());
+    (dc == 0 || dr == 0 || dc == dr) && dc.max(dr) <= REACH
+}
+
 /// The cells where a line of `a` crosses a line of `b` in another direction, both within
 /// reach: as slot masks of `a`'s line neighbours by direction, then of `b`'s. Such a cell
 /// is the one place where stones on `a` and `b` both change a cell's lines but not one line.
@@ -304,6 +313,25 @@ mod tests {
         assert_eq!(g.windows_of(Cell::new(0, 0).unwrap()).len(), 3);
         let total: usize = Cell::all().map(|c| g.windows_of(c).len()).sum();
         assert_eq!(total, WINDOWS * WINDOW);
+    }
+
+    #[test]
+    fn cells_a_window_holds_are_within_reach() {
+        let g = &*GEOMETRY;
+        let held = |a: Cell, b: Cell| {
+            g.windows_of(a)
+                .iter()
+                .any(|&w| g.window_holds(w as usize, b))
+        };
+        for a in Cell::all() {
+            for b in Cell::all() {
+                assert!(!held(a, b) || within_reach(a, b), "{a} {b}");
+            }
+        }
+        // Away from the edges, within reach is exactly a window holding both.
+        for b in Cell::all() {
+            assert_eq!(within_reach(Cell::CENTER, b), held(Cell::CENTER, b), "{b}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use crate::engine::tunables::{SOLVER_DOUBLE_THREAT_TURNS, SOLVER_SINGLE_THREAT_TURNS};
 use crate::rules::coord::{CELLS, Cell, Turn};
-use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS};
+use crate::rules::geometry::{GEOMETRY, WINDOW, WINDOWS, within_reach};
 use crate::rules::stones::{Color, Stones, THREAT_STONES, WindowSet, windows_in};
 use crate::rules::threats::{WindowList, blocks, stones_to_stop, threat_count};
 use arrayvec::ArrayVec;
@@ -51,8 +51,8 @@ const CANDIDATE_CAPACITY: usize = 1024;
 /// The attacker's windows before its turn, counted once per node: every candidate stone is
 /// judged against them, and a first stone changes only the windows through it.
 ///
-/// What a search for an unstoppable turn alone reads (`builds` false) is counted alone: it
-/// judges no turn by what it builds, only by its threats.
+/// A search for unstoppable turns only (`builds` false) judges turns by their threats, not
+/// by what they build: it counts neither the windows of two nor their cells.
 struct Before {
     /// Empty cells of windows holding three or more attacker stones and no defender stone.
     threes: CellSet,
@@ -111,13 +111,6 @@ fn standing_with(board: &Stones, attacker: Color, c: Cell) -> WindowList {
         }
     }
     standing
-}
-
-/// Whether some window holds both cells: one line, at most `WINDOW - 1` apart.
-fn share_a_window(a: Cell, b: Cell) -> bool {
-    let dc = a.col().abs_diff(b.col());
-    let dr = a.row().abs_diff(b.row());
-    (dc == 0 || dr == 0 || dc == dr) && dc.max(dr) < WINDOW
 }
 
 /// What a first stone `a` would change: the windows through it. The stone is not placed;
@@ -312,13 +305,11 @@ impl Collector {
             if self.done() {
                 return;
             }
-            // Two stones sharing no window threaten apart: every threat window after the
-            // turn holds one of them and three attacker stones before (the attacker has no
-            // threat before its turn), so the stones that stop each alone stop both. Such a
-            // partner is a cell of `threes`, whose count `Before` holds.
-            if self.unstoppable_only()
-                && !share_a_window(a, b)
-                && alone + before.alone[b.index()] < 3
+            // Two stones that no window holds both of threaten apart: every threat window
+            // after the turn holds one of them and three attacker stones before (the
+            // attacker has no threat before its turn), so the stones that stop each alone
+            // stop both. Such a partner is a cell of `threes`, whose count `Before` holds.
+            if self.unstoppable_only() && !within_reach(a, b) && alone + before.alone[b.index()] < 3
             {
                 continue;
             }
